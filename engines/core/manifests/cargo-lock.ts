@@ -1,6 +1,6 @@
 // Cargo.lock (versions 1 to 4): one entry per [[package]]; packages without a source are local path crates.
 import { isRecord, ParseContext, str, versionString } from './context.js';
-import { lineFields, readTomlLock } from './toml-blocks.js';
+import { forEachPackageTable, readTomlLock } from './toml-blocks.js';
 import type { TomlLockResult } from './poetry-lock.js';
 import type { EntrySource, ParseOptions } from './types.js';
 
@@ -21,7 +21,8 @@ function depName(dep: unknown): string | undefined {
 /** Reads a Cargo.lock. */
 export function parseCargoLock(text: string, options: ParseOptions = {}): TomlLockResult {
   const ctx = new ParseContext(options);
-  const { root, packages, lines } = readTomlLock(text, ctx);
+  const lock = readTomlLock(text, ctx);
+  const { root, packages } = lock;
   const formatVersion = versionString(root['version']) ?? '1';
   // version 1 kept checksums in [metadata] as `"checksum <name> <version> (<source>)" = "<hex>"`
   const metadata = isRecord(root['metadata']) ? root['metadata'] : {};
@@ -33,12 +34,7 @@ export function parseCargoLock(text: string, options: ParseOptions = {}): TomlLo
         if (n !== undefined) direct.add(n);
       }
   }
-  packages.forEach((p, i) => {
-    const at = lineFields(lines, i);
-    if (!isRecord(p)) {
-      ctx.warn('malformed_entry', 'a package table is not a table', at.keyLine);
-      return;
-    }
+  forEachPackageTable(lock, ctx, (p, at) => {
     const name = str(p['name']);
     const version = versionString(p['version']);
     if (name === undefined || version === undefined) {
@@ -60,5 +56,5 @@ export function parseCargoLock(text: string, options: ParseOptions = {}): TomlLo
       ...(deps.length > 0 ? { dependencies: deps } : {}),
     });
   });
-  return { ctx, formatVersion, lineMap: lines !== undefined };
+  return { ctx, formatVersion, lineMap: lock.lines !== undefined };
 }

@@ -1,6 +1,6 @@
 // poetry.lock (lock-version 1.x and 2.x): one entry per [[package]], hashes from `files`, dev from groups or category.
 import { isRecord, ParseContext, pep503, str, versionString } from './context.js';
-import { lineFields, readTomlLock } from './toml-blocks.js';
+import { forEachPackageTable, readTomlLock } from './toml-blocks.js';
 import type { EntrySource, ParseOptions } from './types.js';
 
 export interface TomlLockResult {
@@ -32,15 +32,11 @@ function poetrySource(source: unknown): { source: EntrySource; resolved?: string
 /** Reads a poetry.lock. */
 export function parsePoetryLock(text: string, options: ParseOptions = {}): TomlLockResult {
   const ctx = new ParseContext(options);
-  const { root, packages, lines } = readTomlLock(text, ctx);
+  const lock = readTomlLock(text, ctx);
+  const { root } = lock;
   const metadata = root['metadata'];
   const lockVersion = isRecord(metadata) ? str(metadata['lock-version']) : undefined;
-  packages.forEach((p, i) => {
-    const at = lineFields(lines, i);
-    if (!isRecord(p)) {
-      ctx.warn('malformed_entry', 'a package table is not a table', at.keyLine);
-      return;
-    }
+  forEachPackageTable(lock, ctx, (p, at) => {
     const rawName = str(p['name']);
     const version = versionString(p['version']);
     if (rawName === undefined || version === undefined) {
@@ -65,5 +61,5 @@ export function parsePoetryLock(text: string, options: ParseOptions = {}): TomlL
       ...(deps.length > 0 ? { dependencies: deps } : {}),
     });
   });
-  return { ctx, ...(lockVersion !== undefined ? { formatVersion: lockVersion } : {}), lineMap: lines !== undefined };
+  return { ctx, ...(lockVersion !== undefined ? { formatVersion: lockVersion } : {}), lineMap: lock.lines !== undefined };
 }

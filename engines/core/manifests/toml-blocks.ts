@@ -105,9 +105,24 @@ export function readTomlLock(text: string, ctx: ParseContext): TomlLock {
 }
 
 /** The line fields of an entry from its block, when the block and the value both exist. */
-export function lineFields(lines: readonly PackageBlockLines[] | undefined, i: number): { line?: number; keyLine?: number } {
+function lineFields(lines: readonly PackageBlockLines[] | undefined, i: number): { line?: number; keyLine?: number } {
   const b = lines?.[i];
   if (b === undefined) return {};
   const keyLine = b.name ?? b.header;
   return { keyLine, line: b.version ?? keyLine };
+}
+
+/**
+ * Each [[package]] of the lock that is a table, in file order, with its entry's line fields; one that is not a table
+ * is passed over with a `malformed_entry` warning.
+ */
+export function forEachPackageTable(lock: TomlLock, ctx: ParseContext, fn: (p: Record<string, unknown>, at: { line?: number; keyLine?: number }) => void): void {
+  lock.packages.forEach((p, i) => {
+    const at = lineFields(lock.lines, i);
+    if (!isRecord(p)) {
+      ctx.warn('malformed_entry', 'a package table is not a table', at.keyLine);
+      return;
+    }
+    fn(p, at);
+  });
 }

@@ -1,6 +1,6 @@
 // uv.lock: one entry per [[package]] with a version; editable and virtual project members are the workspace.
 import { isRecord, ParseContext, pep503, str, versionString } from './context.js';
-import { lineFields, readTomlLock } from './toml-blocks.js';
+import { forEachPackageTable, readTomlLock } from './toml-blocks.js';
 import type { TomlLockResult } from './poetry-lock.js';
 import type { EntrySource, ParseOptions } from './types.js';
 
@@ -42,7 +42,8 @@ function hashes(p: Record<string, unknown>): string[] {
 /** Reads a uv.lock. */
 export function parseUvLock(text: string, options: ParseOptions = {}): TomlLockResult {
   const ctx = new ParseContext(options);
-  const { root, packages, lines } = readTomlLock(text, ctx);
+  const lock = readTomlLock(text, ctx);
+  const { root, packages } = lock;
   const formatVersion = versionString(root['version']);
   // direct dependencies are those the project members (editable or virtual sources) declare
   const direct = new Set<string>();
@@ -57,12 +58,7 @@ export function parseUvLock(text: string, options: ParseOptions = {}): TomlLockR
     if (isRecord(src) && (src['editable'] === '.' || src['virtual'] === '.') && rootName !== undefined)
       project = { name: pep503(rootName), ...(rootVersion !== undefined ? { version: rootVersion } : {}) };
   }
-  packages.forEach((p, i) => {
-    const at = lineFields(lines, i);
-    if (!isRecord(p)) {
-      ctx.warn('malformed_entry', 'a package table is not a table', at.keyLine);
-      return;
-    }
+  forEachPackageTable(lock, ctx, (p, at) => {
     const rawName = str(p['name']);
     if (rawName === undefined) {
       ctx.warn('malformed_entry', 'a package has no name', at.keyLine);
@@ -89,5 +85,5 @@ export function parseUvLock(text: string, options: ParseOptions = {}): TomlLockR
       ...(deps.length > 0 ? { dependencies: deps } : {}),
     });
   });
-  return { ctx, ...(formatVersion !== undefined ? { formatVersion } : {}), ...(project !== undefined ? { project } : {}), lineMap: lines !== undefined };
+  return { ctx, ...(formatVersion !== undefined ? { formatVersion } : {}), ...(project !== undefined ? { project } : {}), lineMap: lock.lines !== undefined };
 }
