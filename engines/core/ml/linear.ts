@@ -95,22 +95,9 @@ function moments(x: FeatureMatrix, log: boolean): { mean: Float64Array; scale: F
     // Feature pairs in the kernel (the same operations in the same order), an odd last feature here, read from the
     // kernel's copy (x's values, or their logs).
     const laid = linfit().moments(x, mean, count, scale, log);
-    const f = x.cols - 1;
-    if (x.cols % 2 === 1) {
-      for (let r = 0; r < x.rows; r++) {
-        const v = laid[r * x.cols + f]!;
-        if (v === v) {
-          count[f] = count[f]! + 1;
-          mean[f] = mean[f]! + (v - mean[f]!) / count[f]!;
-        }
-      }
-      for (let r = 0; r < x.rows; r++) {
-        const v = laid[r * x.cols + f]!;
-        if (v === v) scale[f] = scale[f]! + (v - mean[f]!) ** 2;
-      }
-    }
+    if (x.cols % 2 === 1) sums(laid, x.rows, x.cols, x.cols - 1, mean, count, scale);
   } else {
-    sums(x, mean, count, scale);
+    sums(x.data, x.rows, x.cols, 0, mean, count, scale);
   }
   for (let f = 0; f < x.cols; f++) {
     const sd = count[f]! > 0 ? Math.sqrt(scale[f]! / count[f]!) : 0;
@@ -120,19 +107,22 @@ function moments(x: FeatureMatrix, log: boolean): { mean: Float64Array; scale: F
   return { mean, scale, copied };
 }
 
-/** Running means, counts and sums of squared deviations per feature over the observed values. */
-function sums(x: FeatureMatrix, mean: Float64Array, count: Float64Array, scale: Float64Array): void {
-  for (let r = 0; r < x.rows; r++)
-    for (let f = 0; f < x.cols; f++) {
-      const v = x.data[r * x.cols + f]!;
+/**
+ * Running means, counts and sums of squared deviations over the observed values of the features from `first` on, of
+ * row-major values with `cols` per row.
+ */
+function sums(data: FeatureMatrix['data'], rows: number, cols: number, first: number, mean: Float64Array, count: Float64Array, scale: Float64Array): void {
+  for (let r = 0; r < rows; r++)
+    for (let f = first; f < cols; f++) {
+      const v = data[r * cols + f]!;
       if (v === v) {
         count[f] = count[f]! + 1;
         mean[f] = mean[f]! + (v - mean[f]!) / count[f]!;
       }
     }
-  for (let r = 0; r < x.rows; r++)
-    for (let f = 0; f < x.cols; f++) {
-      const v = x.data[r * x.cols + f]!;
+  for (let r = 0; r < rows; r++)
+    for (let f = first; f < cols; f++) {
+      const v = data[r * cols + f]!;
       if (v === v) scale[f] = scale[f]! + (v - mean[f]!) ** 2;
     }
 }
@@ -443,22 +433,12 @@ export function log1pKernel(values: Float64Array): Float64Array {
   return linfit().logsOf(values);
 }
 
-/** The fit's losses and residuals of margins m by the JavaScript loop (`residuals` in fitLogistic, the same operations). */
+/** The fit's losses and residuals of margins m by the JavaScript loop (LogisticObjective's `residuals`, which a fit runs with residuals: 'javascript'). */
 export function logisticResidualsReference(m: Float64Array, y: ArrayLike<number>, w?: ArrayLike<number>): { loss: number; gb: number; resid: Float64Array } {
-  const resid = new Float64Array(m.length);
-  let loss = 0;
-  let gb = 0;
-  for (let i = 0; i < m.length; i++) {
-    const mi = m[i]!;
-    const yi = y[i]!;
-    const wi = w ? w[i]! : 1;
-    const e = Math.exp(-Math.abs(mi));
-    loss += wi * ((mi > 0 ? mi : 0) + Math.log1p(e) - yi * mi);
-    const r = wi * ((mi >= 0 ? 1 / (1 + e) : e / (1 + e)) - yi);
-    resid[i] = r;
-    gb += r;
-  }
-  return { loss, gb, resid };
+  const objective = new LogisticObjective(m.length, 0, 0, y, w, null, null, new Float64Array(0));
+  objective.margins.set(m);
+  objective.residuals(0, m.length);
+  return { loss: objective.sums[0]!, gb: objective.sums[1]!, resid: objective.resid };
 }
 
 /**
