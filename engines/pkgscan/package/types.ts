@@ -64,16 +64,20 @@ export interface RegistryInfo {
   readonly attestations?: readonly unknown[];
 }
 
-export interface PackageRelease {
+/** Which release archive: the package, the version, the file and its bytes' digest and size. */
+export interface ReleaseIdentity {
   readonly ecosystem: ScanEcosystem;
   /** Normalised name (PEP 503 for PyPI; npm as given, scope kept). */
   readonly name: string;
   readonly version: string;
-  readonly kind: ReleaseKind;
   readonly filename: string;
-  /** SHA-256 hex of the archive bytes. */
+  /** SHA-256 hex of the archive bytes (the key of the archive in the package store). */
   readonly sha256: string;
   readonly size: number;
+}
+
+export interface PackageRelease extends ReleaseIdentity {
+  readonly kind: ReleaseKind;
   readonly files: readonly ReleaseFile[];
   readonly metadata: DeclaredMetadata;
   readonly registry?: RegistryInfo;

@@ -1,15 +1,9 @@
 // What a package analysis (the worker job) hands back to the verdict: the release as read, findings, chains, analyzer runs, risk and provenance.
 import type { AnalyzerRun, AttackChain, ReleaseFileEntry, ScanFinding, ScanProvenance } from '../../core/contracts/pkgscan.js';
-import type { DeclaredMetadata, RegistryInfo, ReleaseKind, ScanEcosystem } from '../package/types.js';
+import type { DeclaredMetadata, RegistryInfo, ReleaseIdentity, ReleaseKind } from '../package/types.js';
 
-export interface PackageAnalysis {
-  readonly ecosystem: ScanEcosystem;
-  readonly name: string;
-  readonly version: string;
+export interface PackageAnalysis extends ReleaseIdentity {
   readonly kind: ReleaseKind;
-  readonly filename: string;
-  readonly sha256: string;
-  readonly size: number;
   /** False when the archive was not read to its end. */
   readonly complete: boolean;
   readonly metadata: DeclaredMetadata;

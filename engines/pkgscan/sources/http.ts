@@ -5,12 +5,12 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
 import { parseQuery, requestIdOf } from '../../core/http/index.js';
-import { SCAN_ECOSYSTEMS } from '../package/types.js';
+import { SCAN_ECOSYSTEMS, type ReleaseIdentity } from '../package/types.js';
 import type { Platform } from '../platform.js';
 import { checkRawUpload, listRoute, readRawUpload, receiveRawUpload, type RawUpload, type RouteDef, UUID } from '../routing/http.js';
 import { ATTEST_JOB, attestationUploadPath, MAX_ATTESTATION_BYTES, type AttestPayload, type AttestResult } from './attest.js';
 import { IDENTIFY_JOB, IDENTIFY_TIMEOUT_MS, packageUploadPath, type IdentifyPayload } from './identify.js';
-import { ARTIFACT_SOURCES, MAX_ARCHIVE_BYTES, queryArtifacts, readArtifact, saveArtifact, storeUploadedFile, updateArtifactRegistry, type ArchiveIdentity, type ImportResult } from './store.js';
+import { ARTIFACT_SOURCES, MAX_ARCHIVE_BYTES, queryArtifacts, readArtifact, saveArtifact, storeUploadedFile, updateArtifactRegistry, type ImportResult } from './store.js';
 
 export const importQuery = z.object({
   filename: z.string().min(1).max(255).regex(/^[A-Za-z0-9][A-Za-z0-9._+!~-]*$/),
@@ -73,7 +73,7 @@ export function packageStoreRoutes(p: Platform): RouteDef[] {
           const signal = await receiveRawUpload(req, res, file, ARCHIVE_UPLOAD, new VitrineError('validation_failed', 'the archive is empty'));
           // The archive is parsed in a worker process; the gateway only moves the file and records what the worker read.
           const payload: IdentifyPayload = { dataDir: p.dataDir, upload, filename: q.filename, ...(q.ecosystem !== undefined ? { ecosystem: q.ecosystem } : {}) };
-          const identity = (await p.jobs.run(IDENTIFY_JOB, payload, { timeoutMs: IDENTIFY_TIMEOUT_MS, label: 'Identify an uploaded package', signal })) as ArchiveIdentity;
+          const identity = (await p.jobs.run(IDENTIFY_JOB, payload, { timeoutMs: IDENTIFY_TIMEOUT_MS, label: 'Identify an uploaded package', signal })) as ReleaseIdentity;
           await storeUploadedFile(p.dataDir, file, identity);
           // The row and its audit entry commit together (on either backend).
           const actor = caller?.id ?? 'anonymous';

@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
 import type { JobContext, JobRunner } from '../../core/jobs/protocol.js';
 import { validate } from '../../core/validation.js';
-import { SCAN_ECOSYSTEMS } from '../package/types.js';
-import { identifyArchive, MAX_ARCHIVE_BYTES, saveArtifact, storeUploadedFile, type ArchiveIdentity, type ArtifactDb, type ImportOptions, type ImportResult } from './store.js';
+import { SCAN_ECOSYSTEMS, type ReleaseIdentity } from '../package/types.js';
+import { identifyArchive, MAX_ARCHIVE_BYTES, saveArtifact, storeUploadedFile, type ArtifactDb, type ImportOptions, type ImportResult } from './store.js';
 
 export const IDENTIFY_JOB = 'pkgscan.identify';
 
@@ -34,7 +34,7 @@ export function packageUploadPath(dataDir: string, upload: string): string {
 }
 
 /** The job: validates its payload (it crossed a process boundary), reads the upload, identifies the release. */
-export function identifyJob(payload: unknown, ctx: JobContext): Promise<ArchiveIdentity> {
+export function identifyJob(payload: unknown, ctx: JobContext): Promise<ReleaseIdentity> {
   const p = validate(identifyPayloadSchema, payload, 'package identification request');
   let bytes: Buffer;
   try {
@@ -68,7 +68,7 @@ export async function importArchiveInWorker(jobs: JobRunner, db: ArtifactDb, dat
       ...(options.ecosystem !== undefined ? { ecosystem: options.ecosystem } : {}),
       ...(options.expected !== undefined ? { expected: { name: options.expected.name, version: options.expected.version } } : {}),
     };
-    const identity = (await jobs.run(IDENTIFY_JOB, payload, { timeoutMs: IDENTIFY_TIMEOUT_MS, label: 'Identify a mirrored package', ...(signal !== undefined ? { signal } : {}) })) as ArchiveIdentity;
+    const identity = (await jobs.run(IDENTIFY_JOB, payload, { timeoutMs: IDENTIFY_TIMEOUT_MS, label: 'Identify a mirrored package', ...(signal !== undefined ? { signal } : {}) })) as ReleaseIdentity;
     await storeUploadedFile(dataDir, file, identity);
     return await saveArtifact(db, identity, options);
   } finally {

@@ -13,7 +13,7 @@ import { SqliteDb } from '../db/sqlite.js';
 import type { AsyncDb, Queryable } from '../db/types.js';
 import { parseReleaseFilename } from '../package/metadata.js';
 import { openRelease } from '../package/open.js';
-import type { RegistryInfo, ScanEcosystem } from '../package/types.js';
+import type { RegistryInfo, ReleaseIdentity, ScanEcosystem } from '../package/types.js';
 import { normalizeName, sameVersion } from './names.js';
 import type { PackageSource, StoredRelease } from './types.js';
 
@@ -24,15 +24,8 @@ export const ARTIFACT_SOURCES = ['import', 'upload', 'npm-mirror', 'pypi-mirror'
 export type ArtifactSource = (typeof ARTIFACT_SOURCES)[number];
 
 /** One stored release archive. */
-export interface StoredArtifact {
+export interface StoredArtifact extends ReleaseIdentity {
   readonly id: string;
-  readonly ecosystem: ScanEcosystem;
-  /** Normalised name. */
-  readonly name: string;
-  readonly version: string;
-  readonly filename: string;
-  readonly sha256: string;
-  readonly size: number;
   readonly source: ArtifactSource;
   readonly registry: RegistryInfo | null;
   readonly imported_at: string;
@@ -141,16 +134,6 @@ function safeFilename(name: string | undefined, fallback: string): string {
 }
 
 /** What the archive says it is (from its own metadata only), with its digest: what the store records. */
-export interface ArchiveIdentity {
-  readonly ecosystem: ScanEcosystem;
-  /** Normalised name. */
-  readonly name: string;
-  readonly version: string;
-  readonly filename: string;
-  readonly sha256: string;
-  readonly size: number;
-}
-
 function refuse(field: string, message: string): never {
   throw new VitrineError('validation_failed', message, { details: [{ path: field, issue: 'disagrees with the archive' }] });
 }
@@ -166,7 +149,7 @@ function fileStem(ecosystem: ScanEcosystem, name: string): string {
  * any of them that disagrees, or an archive with no readable identity, is refused (422 naming the field).
  * Parses the archive: run it where untrusted bytes are parsed (a worker), or in a command-line process.
  */
-export function identifyArchive(bytes: Uint8Array, options: Pick<ImportOptions, 'filename' | 'ecosystem' | 'expected'>): ArchiveIdentity {
+export function identifyArchive(bytes: Uint8Array, options: Pick<ImportOptions, 'filename' | 'ecosystem' | 'expected'>): ReleaseIdentity {
   if (bytes.byteLength > MAX_ARCHIVE_BYTES) throw new VitrineError('payload_too_large', 'the archive is larger than the package store takes (256 MiB)');
   if (bytes.byteLength === 0) throw new VitrineError('validation_failed', 'the archive is empty');
   const release = openRelease(bytes, { ...(options.filename !== undefined ? { filename: options.filename } : {}), ...(options.ecosystem !== undefined ? { ecosystem: options.ecosystem } : {}) });
@@ -195,7 +178,7 @@ export function identifyArchive(bytes: Uint8Array, options: Pick<ImportOptions, 
 }
 
 /** Records an identified archive whose bytes are already at their place in the store; idempotent per (release, digest). */
-export function recordArtifact(db: Database, identity: ArchiveIdentity, options: Pick<ImportOptions, 'registry' | 'source' | 'actor'>): ImportResult {
+export function recordArtifact(db: Database, identity: ReleaseIdentity, options: Pick<ImportOptions, 'registry' | 'source' | 'actor'>): ImportResult {
   const { ecosystem, name, version, sha256 } = identity;
   const registryJson = options.registry === undefined ? null : JSON.stringify(options.registry);
   return db.transaction((): ImportResult => {
@@ -250,7 +233,7 @@ async function digestFile(file: string): Promise<{ sha256: string; size: number 
 }
 
 /** Moves an uploaded file (already identified by a worker) into the store: its digest is recomputed here, and must be the one the worker identified. */
-export async function storeUploadedFile(dataDir: string, file: string, identity: ArchiveIdentity): Promise<void> {
+export async function storeUploadedFile(dataDir: string, file: string, identity: ReleaseIdentity): Promise<void> {
   const got = await digestFile(file);
   if (got.sha256 !== identity.sha256 || got.size !== identity.size) throw new VitrineError('internal', 'the upload changed while it was identified');
   const target = artifactPath(dataDir, identity.sha256);
@@ -386,7 +369,7 @@ function registryUpgrade(existing: ArtifactRow, registryJson: string | null, reg
  */
 export async function saveArtifact(
   db: ArtifactDb,
-  identity: ArchiveIdentity,
+  identity: ReleaseIdentity,
   options: Pick<ImportOptions, 'registry' | 'source' | 'actor'>,
   /** Runs in the same transaction with what was recorded (the route's audit entry, so the row and its entry commit together). */
   within?: (q: Queryable, result: ImportResult) => Promise<unknown>,
@@ -399,7 +382,7 @@ export async function saveArtifact(
   });
 }
 
-async function recordIn(q: Queryable, identity: ArchiveIdentity, options: Pick<ImportOptions, 'registry' | 'source' | 'actor'>, registryJson: string | null): Promise<ImportResult> {
+async function recordIn(q: Queryable, identity: ReleaseIdentity, options: Pick<ImportOptions, 'registry' | 'source' | 'actor'>, registryJson: string | null): Promise<ImportResult> {
   const { ecosystem, name, version, sha256 } = identity;
   const key = [ecosystem, name, version, sha256];
   const row: ArtifactRow = {

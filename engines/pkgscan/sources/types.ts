@@ -1,16 +1,8 @@
 // Where releases come from, offline: the workstation's content-addressed package store, then configured lab mirrors (npm registry protocol, PyPI Simple API).
-import type { RegistryInfo, ScanEcosystem } from '../package/types.js';
+import type { RegistryInfo, ReleaseIdentity, ScanEcosystem } from '../package/types.js';
 
 /** A release a source holds, already copied into the package store (so a worker reads it by digest). */
-export interface StoredRelease {
-  readonly ecosystem: ScanEcosystem;
-  /** Normalised name. */
-  readonly name: string;
-  readonly version: string;
-  readonly filename: string;
-  /** SHA-256 hex: the key of the archive in the package store. */
-  readonly sha256: string;
-  readonly size: number;
+export interface StoredRelease extends ReleaseIdentity {
   /** Which source it came from: `store`, `npm-mirror`, `pypi-mirror`. */
   readonly source: string;
   readonly registry?: RegistryInfo;
