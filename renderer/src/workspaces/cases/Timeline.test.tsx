@@ -4,26 +4,14 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExportedEvent } from '../../../../engines/core/contracts/forensic';
 import { buildTimeline } from './model';
+import { testEvent } from './events.fixture';
 import { Timeline } from './Timeline';
 
 afterEach(cleanup);
 
 const T0 = Date.parse('2024-01-01T00:00:00Z');
 function events(n: number): ExportedEvent[] {
-  return Array.from({ length: n }, (_, i) => ({
-    eventId: i.toString(16).padStart(16, '0'),
-    integrityHash: i.toString(16).padStart(64, '0'),
-    time: { time: new Date(T0 + i * 1000).toISOString(), precision: 'second', source: 't' },
-    host: `H${i % 3}`,
-    actor: null,
-    action: i % 1000 === 0 ? 'log-cleared' : 'process-create',
-    object: null,
-    summary: `event ${i}`,
-    kind: 'evtx',
-    loader: 'evtx/1',
-    reliability: 'B',
-    attributes: {},
-  }));
+  return Array.from({ length: n }, (_, i) => testEvent(i, new Date(T0 + i * 1000).toISOString(), { host: `H${i % 3}`, action: i % 1000 === 0 ? 'log-cleared' : 'process-create' }));
 }
 
 describe('Timeline', () => {

@@ -2,22 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AnalysisView, ExportedEvent, GraphNode, Story } from '../../../../engines/core/contracts/forensic';
 import { buildTimeline, findingTitle, gradeClass, zonedTime, breakdownBars, storyRange, eventMatches, exportName, fullRange, graphToDraw, histogram, MIN_SPAN_MS, pan, parsePaths, visibleRows, windowOf, zoom } from './model';
+import { testEvent } from './events.fixture';
 
 function ev(i: number, time: string | null): ExportedEvent {
-  return {
-    eventId: i.toString(16).padStart(16, '0'),
-    integrityHash: i.toString(16).padStart(64, '0'),
-    time: { time, precision: 'second', source: 't' },
-    host: 'WS01',
-    actor: null,
-    action: i % 2 ? 'logon' : 'process-create',
-    object: null,
-    summary: `event ${i}`,
-    kind: 'evtx',
-    loader: 'evtx/1',
-    reliability: 'B',
-    attributes: {},
-  };
+  return testEvent(i, time, { action: i % 2 ? 'logon' : 'process-create' });
 }
 
 const T0 = Date.parse('2024-01-01T00:00:00Z');
