@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { INCOMPLETE_ISSUES, readArchive } from '../archive/index.js';
 import type { ArchiveEntry, ArchiveIssue, ArchiveIssueCode } from '../archive/types.js';
 import { FileIndex, normalizeLayerPath, whiteoutOf } from './fsindex.js';
-import { readOsRelease, type PackageRecord } from './packages.js';
+import { readOsRelease } from './packages.js';
 import { OS_RELEASE_PATHS, packageSourceOf, SourceUnreadable, type PackageSourceEntry } from './sources.js';
-import type { ImageConfig, ImageFormat, ImageIssue, ImageIssueCode, ImageLimits, ImageRead, IndexEntry, InstalledPackage, LayerFile, LayerInfo, OsRelease, PackageChange } from './types.js';
+import type { ImageConfig, ImageFormat, ImageIssue, ImageIssueCode, ImageLimits, ImageRead, IndexEntry, InstalledPackage, LayerFile, LayerInfo, OsRelease, PackageChange, PackageRecord } from './types.js';
 
 export const DEFAULT_IMAGE_LIMITS: ImageLimits = {
   maxLayers: 200,

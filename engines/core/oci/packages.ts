@@ -1,20 +1,5 @@
 // Installed-package readers over image files: dpkg status and status.d, apk installed, Python dist-info/egg-info, node_modules package.json, os-release (the sources that use them: sources.ts).
-import type { OsRelease, PackageType } from './types.js';
-
-/** What a package database states about one package (its type is its source's). */
-export interface PackageFields {
-  readonly name: string;
-  readonly version: string;
-  readonly arch: string | null;
-  readonly source: string | null;
-  readonly sourceVersion: string | null;
-  readonly license: string | null;
-}
-
-/** A package as its database states it, before the layer that put it there is known. */
-export interface PackageRecord extends PackageFields {
-  readonly type: PackageType;
-}
+import type { OsRelease, PackageRecord } from './types.js';
 
 const dec = new TextDecoder('utf-8', { fatal: false });
 

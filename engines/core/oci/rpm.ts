@@ -1,6 +1,6 @@
 // RPM's sqlite package database (rpmdb.sqlite of Fedora 33+, RHEL 9, Rocky, Alma) read from its bytes with better-sqlite3, and the RPM header blobs it stores.
 import Database from 'better-sqlite3';
-import type { PackageRecord } from './packages.js';
+import type { PackageRecord } from './types.js';
 
 const TAG = { name: 1000, version: 1001, release: 1002, epoch: 1003, license: 1014, arch: 1022, sourcerpm: 1044 } as const;
 const TYPE_INT32 = 4;

@@ -1,9 +1,9 @@
 // The installed-package sources an image is read for: one descriptor per database or metadata format. Adding a format
 // is one entry of PACKAGE_SOURCES (its package type, which files it is, how they read, its packages' purls and OSV ecosystem).
 import { PackageURL } from 'packageurl-js';
-import { readApkInstalled, readDpkgStatus, readNodePackage, readPythonMetadata, type PackageFields, type PackageRecord } from './packages.js';
+import { readApkInstalled, readDpkgStatus, readNodePackage, readPythonMetadata } from './packages.js';
 import { readRpmSqlite } from './rpm.js';
-import type { OsRelease } from './types.js';
+import type { OsRelease, PackageFields, PackageRecord } from './types.js';
 
 /** Thrown by a source's `read` when the file is one it cannot read: the message becomes a `package_db_unreadable` issue. */
 export class SourceUnreadable extends Error {

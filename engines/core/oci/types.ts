@@ -51,14 +51,23 @@ export interface ImageConfig {
 /** The package types, as the sources of sources.ts name them (deb, apk, rpm, pypi, npm). */
 export type PackageType = PackageSourceEntry['type'];
 
-export interface InstalledPackage {
-  readonly type: PackageType;
+/** What a package database states about one package (its type is its source's). */
+export interface PackageFields {
   readonly name: string;
   readonly version: string;
   readonly arch: string | null;
   readonly source: string | null;
   readonly sourceVersion: string | null;
   readonly license: string | null;
+}
+
+/** A package as its database states it, before the layer that put it there is known. */
+export interface PackageRecord extends PackageFields {
+  readonly type: PackageType;
+}
+
+/** An installed package of the final image: its record, where it was read from and the layer that put it there. */
+export interface InstalledPackage extends PackageRecord {
   /** The database or metadata file it was read from (no leading `/`). */
   readonly file: string;
   readonly purl: string | null;
