@@ -2,7 +2,7 @@
 import type { CaptureAnalysis, ConnectionRecord } from '../capture/index.js';
 import type { ArpSummary } from '../arp.js';
 import type { IndicatorSet } from '../indicators.js';
-import type { FactValue, Severity, Stage } from '../types.js';
+import type { Alert, Evidence, Stage } from '../types.js';
 import type { UidLookup } from './uids.js';
 
 /** Everything a rule may look at. */
@@ -19,24 +19,11 @@ export interface RuleCoverage {
   readonly reason?: string;
 }
 
-/** A rule's finding before it gets its id and its evidence is trimmed; lists here are complete. */
-export interface AlertDraft {
-  readonly rule: string;
-  readonly title: string;
-  readonly summary: string;
-  readonly severity: Severity;
-  readonly stage: Stage;
-  readonly techniques: readonly string[];
-  readonly src: string;
-  readonly dst: readonly string[];
-  readonly compromised: readonly string[];
-  readonly first_ts: number;
-  readonly last_ts: number;
-  readonly uids: readonly string[];
-  readonly packets: ReadonlyArray<{ readonly packet: number; readonly ts: number; readonly uid?: string }>;
-  readonly counts: Readonly<Record<string, number>>;
-  readonly facts: Readonly<Record<string, FactValue>>;
-}
+/**
+ * A rule's finding before it gets its id and its evidence is trimmed: the alert's own fields, and the evidence lists
+ * at the top level; lists here are complete.
+ */
+export type AlertDraft = Omit<Alert, 'id' | 'dst_count' | 'evidence'> & Pick<Evidence, 'uids' | 'packets' | 'counts' | 'facts'>;
 
 /** A named, tested detection rule. Rules run in registry order and see the drafts of the rules before them. */
 export interface Rule {
