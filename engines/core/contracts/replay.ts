@@ -158,24 +158,13 @@ export interface Story {
   readonly source: { readonly name: string; readonly sha256: string };
 }
 
-/** What GET /api/stories lists. */
-export interface StorySummary {
-  readonly id: string;
-  readonly analysis_id: string;
+/** What GET /api/stories lists: the story's own fields, its analysis's name, counts for its hosts and alerts and its techniques' ids. */
+export type StorySummary = Pick<Story, 'id' | 'analysis_id' | 'ordinal' | 'title' | 'severity' | 'score' | 'attacker' | 'stages' | 'first_ts' | 'last_ts' | 'created_at'> & {
   readonly analysis_name: string;
-  readonly ordinal: number;
-  readonly title: string;
-  readonly severity: Severity;
-  readonly score: number;
-  readonly attacker: string | null;
   readonly hosts: number;
-  readonly stages: readonly Stage[];
   readonly techniques: readonly string[];
   readonly alerts: number;
-  readonly first_ts: number;
-  readonly last_ts: number;
-  readonly created_at: string;
-}
+};
 
 export interface CaptureSummary {
   /** `zeek_conn`: a Zeek conn.log (TSV or JSON): connections only, the packet counts are the log's. */
