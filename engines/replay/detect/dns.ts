@@ -31,6 +31,17 @@ function queries(input: DetectionInput): Query[] {
   return out;
 }
 
+/** A burst of queries as an alert's evidence: their connections, their packets (bounded) and their time span. */
+function queryEvidence(burst: readonly Query[]): Pick<AlertDraft, 'uids' | 'packets' | 'first_ts' | 'last_ts'> {
+  const firstTs = burst[0]?.msg.ts ?? 0;
+  return {
+    uids: uniqueSorted(burst.map((q) => q.msg.uid)),
+    packets: burst.slice(0, 200).map((q) => ({ packet: q.msg.packet, ts: q.msg.ts, uid: q.msg.uid })),
+    first_ts: firstTs,
+    last_ts: burst[burst.length - 1]?.msg.ts ?? firstTs,
+  };
+}
+
 /**
  * Queries grouped by client and registered domain, the groups in order of their first query (as a groupBy on the
  * pair would give them), through maps on the client and domain texts (shared by the parser and the domain split)
@@ -81,23 +92,19 @@ export const dnsTunnelling: Rule = {
         if (meanLength < t.meanSubdomainLength || h < t.minEntropy) continue;
         const first = burst[0] as Query;
         const base = splitDomain(first.name).base;
-        const firstTs = first.msg.ts;
-        const lastTs = burst[burst.length - 1]?.msg.ts ?? firstTs;
+        const ev = queryEvidence(burst);
         const types = uniqueSorted(burst.map((q) => q.type));
         out.push({
           rule: this.name,
           title: `DNS tunnelling from ${first.client} through ${base}`,
-          summary: `${first.client} sent ${plural(burst.length, 'query', 'queries')} under ${base} with ${plural(unique.size, 'distinct subdomain')} of ${Math.round(meanLength)} characters on average (${h.toFixed(2)} bits per character) in ${span(lastTs - firstTs)}.`,
+          summary: `${first.client} sent ${plural(burst.length, 'query', 'queries')} under ${base} with ${plural(unique.size, 'distinct subdomain')} of ${Math.round(meanLength)} characters on average (${h.toFixed(2)} bits per character) in ${span(ev.last_ts - ev.first_ts)}.`,
           severity: 'high',
           stage: this.stage,
           techniques: this.techniques,
           src: first.client,
           dst: uniqueSorted(burst.map((q) => q.server)),
           compromised: [],
-          uids: uniqueSorted(burst.map((q) => q.msg.uid)),
-          packets: burst.slice(0, 200).map((q) => ({ packet: q.msg.packet, ts: q.msg.ts, uid: q.msg.uid })),
-          first_ts: firstTs,
-          last_ts: lastTs,
+          ...ev,
           counts: { queries: burst.length, unique_subdomains: unique.size, mean_subdomain_length: Math.round(meanLength * 10) / 10, entropy: Math.round(h * 1000) / 1000, name_bytes: subs.reduce((n, s) => n + s.length, 0) },
           facts: { domain: base, query_types: types, examples: [...unique].slice(0, 5).map((s) => `${s}.${base}`) },
         });
@@ -135,22 +142,18 @@ export const dgaDomains: Rule = {
         const domains = uniqueSorted(burst.map((q) => splitDomain(q.name).base));
         if (domains.length < t.domains) continue;
         const nxdomain = burst.filter((q) => nx.has(`${q.msg.uid}|${q.msg.id}`)).length;
-        const firstTs = burst[0]?.msg.ts ?? 0;
-        const lastTs = burst[burst.length - 1]?.msg.ts ?? firstTs;
+        const ev = queryEvidence(burst);
         out.push({
           rule: this.name,
           title: `DGA-like lookups from ${client}`,
-          summary: `${client} looked up ${plural(domains.length, 'machine-made domain')} in ${span(lastTs - firstTs)} (${nxdomain} of ${burst.length} queries answered NXDOMAIN).`,
+          summary: `${client} looked up ${plural(domains.length, 'machine-made domain')} in ${span(ev.last_ts - ev.first_ts)} (${nxdomain} of ${burst.length} queries answered NXDOMAIN).`,
           severity: nxdomain * 2 >= burst.length ? 'high' : 'medium',
           stage: this.stage,
           techniques: this.techniques,
           src: client,
           dst: uniqueSorted(burst.map((q) => q.server)),
           compromised: [],
-          uids: uniqueSorted(burst.map((q) => q.msg.uid)),
-          packets: burst.slice(0, 200).map((q) => ({ packet: q.msg.packet, ts: q.msg.ts, uid: q.msg.uid })),
-          first_ts: firstTs,
-          last_ts: lastTs,
+          ...ev,
           counts: { domains: domains.length, queries: burst.length, nxdomain },
           facts: { examples: domains.slice(0, 10) },
         });
