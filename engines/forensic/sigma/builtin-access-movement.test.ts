@@ -4,27 +4,17 @@
 // tactic of what the event shows, and a benign near miss of the same event type does not fire it.
 import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
-import { builtinHits, describeCatalogue, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
+import { builtinHits, CMD, describeCatalogue, EXPL, load, net, OFFICE, PS, S32, script as scriptBlock, sysmon, tick, USER, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
 
-let t = 0;
-const win = (channel: string, provider: string, eventId: number, data: JsonRecord, host = 'SRV01'): Ev => windowsEvent(t++, channel, provider, eventId, data, host);
-
-const S32 = 'C:\\Windows\\System32\\';
-const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
-const CMD = `${S32}cmd.exe`;
-const EXPL = 'C:\\Windows\\explorer.exe';
-const OFFICE = 'C:\\Program Files\\Microsoft Office\\root\\Office16\\';
-const USER = 'CORP\\bob';
 const subj = { SubjectUserSid: 'S-1-5-21-1-2-3-1104', SubjectUserName: 'bob', SubjectDomainName: 'CORP', SubjectLogonId: '0x3a1f2' };
+// This file's channel events (and script blocks) are on SRV01; its proc has no parent command line and file no creation time.
+const win = (channel: string, provider: string, eventId: number, data: JsonRecord, host = 'SRV01'): Ev => windowsEvent(tick(), channel, provider, eventId, data, host);
+const script = (text: string): Ev => scriptBlock(text, 'SRV01');
 const sec = (id: number, data: JsonRecord): Ev => win('Security', 'Microsoft-Windows-Security-Auditing', id, data);
-const sysmon = (id: number, data: JsonRecord): Ev => win('Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', id, data, 'WS01');
 const proc = (image: string, cmd: string, parent = CMD, extra: JsonRecord = {}): Ev =>
   sysmon(1, { Image: image, OriginalFileName: image.split('\\').pop() ?? '', CommandLine: cmd, ParentImage: parent, User: USER, IntegrityLevel: 'Medium', ...extra });
-const load = (image: string, loaded: string, extra: JsonRecord = {}): Ev => sysmon(7, { Image: image, ImageLoaded: loaded, OriginalFileName: loaded.split('\\').pop() ?? '', Signed: 'true', User: USER, ...extra });
 const file = (target: string, image: string, eventId = 11): Ev => sysmon(eventId, { Image: image, TargetFilename: target, User: USER });
-const net = (image: string, ip: string, port: number): Ev => sysmon(3, { Image: image, User: USER, Protocol: 'tcp', Initiated: 'true', SourceIp: '10.0.0.5', SourcePort: '50123', DestinationIp: ip, DestinationPort: String(port) });
 const dns = (image: string, name: string): Ev => sysmon(22, { Image: image, QueryName: name, QueryStatus: '0', QueryResults: '::ffff:203.0.113.9;', User: USER });
-const script = (text: string): Ev => win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { MessageNumber: 1, MessageTotal: 1, ScriptBlockText: text, ScriptBlockId: '{6}', Path: '' });
 const dnsNode = (dn: string, user = 'bob'): Ev =>
   sec(5137, { OpCorrelationID: '{7}', AppCorrelationID: '-', ...subj, SubjectUserName: user, DSName: 'corp.example', DSType: '%%14676', ObjectDN: `${dn},DC=corp.example,CN=MicrosoftDNS,DC=DomainDnsZones,DC=corp,DC=example`, ObjectGUID: '{8}', ObjectClass: 'dnsNode' });
 const pipe = (name: string): Ev =>

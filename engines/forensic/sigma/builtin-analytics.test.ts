@@ -3,8 +3,9 @@
 // or Sysmon writes it, with its level and tactic, and a benign near miss of the same event id does not.
 import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
-import { builtinHits, describeCatalogue, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
+import { builtinHits, describeCatalogue, S32, SUBJ, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
 
+// This file's own clock (ten seconds an event) and, below, Sysmon events with UtcTime, ProcessGuid and ProcessId.
 let t = 0;
 function win(channel: string, provider: string, eventId: number, data: JsonRecord, host = 'SRV01'): Ev {
   t += 10;
@@ -17,14 +18,12 @@ const DEF = 'Microsoft-Windows-Windows Defender/Operational';
 const def = (eventId: number, data: JsonRecord): Ev => win(DEF, 'Microsoft-Windows-Windows Defender', eventId, { 'Product Name': 'Microsoft Defender Antivirus', User: 'CORP\\alice', ...data });
 const sysmon = (eventId: number, data: JsonRecord): Ev =>
   win('Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', eventId, { UtcTime: '2026-12-01 06:00:00.000', ProcessGuid: '{1}', ProcessId: '4412', User: 'CORP\\bob', ...data }, 'WS01');
-const S32 = 'C:\\Windows\\System32\\';
 const proc = (image: string, cmd: string, parent = `${S32}cmd.exe`): Ev =>
   sysmon(1, { Image: image, OriginalFileName: image.split('\\').pop() ?? '', CommandLine: cmd, CurrentDirectory: 'C:\\Users\\bob\\', IntegrityLevel: 'High', ParentImage: parent, ParentCommandLine: parent });
-const subj = { SubjectUserSid: 'S-1-5-21-1-2-3-1104', SubjectUserName: 'alice', SubjectDomainName: 'CORP', SubjectLogonId: '0x3a1f2' };
 const handle = (object: string, processName: string, type = 'File', mask = '0x1'): Ev =>
-  sec(4663, { ...subj, ObjectServer: 'Security', ObjectType: type, ObjectName: object, HandleId: '0x1a4', AccessList: mask === '0x2' ? '%%4417' : '%%4416', AccessMask: mask, ProcessId: '0x1ee0', ProcessName: processName });
+  sec(4663, { ...SUBJ, ObjectServer: 'Security', ObjectType: type, ObjectName: object, HandleId: '0x1a4', AccessList: mask === '0x2' ? '%%4417' : '%%4416', AccessMask: mask, ProcessId: '0x1ee0', ProcessName: processName });
 const ds = (id: number, dn: string, cls: string, extra: JsonRecord = {}): Ev =>
-  sec(id, { OpCorrelationID: '{7}', AppCorrelationID: '-', ...subj, DSName: 'corp.example', DSType: '%%14676', ObjectDN: dn, ObjectGUID: '{8}', ObjectClass: cls, ...extra });
+  sec(id, { OpCorrelationID: '{7}', AppCorrelationID: '-', ...SUBJ, DSName: 'corp.example', DSType: '%%14676', ObjectDN: dn, ObjectGUID: '{8}', ObjectClass: cls, ...extra });
 const tgt = (user: string, status: string, ip = '::ffff:10.0.0.66'): Ev =>
   sec(4768, { TargetUserName: user, TargetDomainName: 'CORP', ServiceName: 'krbtgt', TicketOptions: '0x40810010', Status: status, TicketEncryptionType: '0xffffffff', PreAuthType: '-', IpAddress: ip, IpPort: '50000' });
 const tgs = (service: string, type: string): Ev =>

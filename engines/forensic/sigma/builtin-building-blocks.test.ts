@@ -4,34 +4,22 @@
 // its level and a tactic of what the event shows, and a benign near miss of the same event type does not fire it.
 import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
-import { builtinHits, describeCatalogue, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
+import { baseName, builtinHits, CMD, describeCatalogue, EXPL, file, load, OFFICE, PS, S32, script, sysmon, TMP, USER, win, type CatalogueCase, type Ev } from './builtin.fixture.js';
 
-let t = 0;
-const win = (channel: string, provider: string, eventId: number, data: JsonRecord, host = 'WS01'): Ev => windowsEvent(t++, channel, provider, eventId, data, host);
-const sysmon = (eventId: number, data: JsonRecord): Ev => win('Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', eventId, data);
 const sec = (eventId: number, data: JsonRecord): Ev => win('Security', 'Microsoft-Windows-Security-Auditing', eventId, data, 'DC01');
 
-const S32 = 'C:\\Windows\\System32\\';
-const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
-const CMD = `${S32}cmd.exe`;
-const EXPL = 'C:\\Windows\\explorer.exe';
 const PUB = 'C:\\Users\\Public\\';
-const TMP = 'C:\\Users\\bob\\AppData\\Local\\Temp\\';
 const DL = 'C:\\Users\\bob\\Downloads\\';
-const OFFICE = 'C:\\Program Files\\Microsoft Office\\root\\Office16\\';
 const OUTLOOK = `${OFFICE}OUTLOOK.EXE`;
-const USER = 'CORP\\bob';
 const NI = 'C:\\Windows\\assembly\\NativeImages_v4.0.30319_64\\System.IO.Compression\\0f1e2d\\System.IO.Compression.ni.dll';
 const ZONE3 = '[ZoneTransfer]  ZoneId=3  ReferrerUrl=https://mail.example.net/  HostUrl=https://files.example.net/a';
-const base = (p: string): string => p.split('\\').pop() ?? p;
+// This file's own makers: Security events on DC01, proc at Medium integrity with the parent's command line, stream
+// as Chrome writes a mark of the web, module and classic PowerShell logging by command and parameters.
 const proc = (image: string, cmd: string, parent = CMD, extra: JsonRecord = {}): Ev =>
-  sysmon(1, { Image: image, OriginalFileName: base(image), CommandLine: cmd, ParentImage: parent, ParentCommandLine: parent, User: USER, IntegrityLevel: 'Medium', ...extra });
+  sysmon(1, { Image: image, OriginalFileName: baseName(image), CommandLine: cmd, ParentImage: parent, ParentCommandLine: parent, User: USER, IntegrityLevel: 'Medium', ...extra });
 const created = (image: string, cmd: string, parent = CMD): Ev =>
   sec(4688, { SubjectUserSid: 'S-1-5-21-1-2-3-1104', SubjectUserName: 'bob', SubjectDomainName: 'CORP', SubjectLogonId: '0x3a1f2', NewProcessId: '0x1a2c', NewProcessName: image, TokenElevationType: '%%1938', ProcessId: '0x1234', CommandLine: cmd, ParentProcessName: parent, MandatoryLabel: 'S-1-16-8192' });
-const load = (image: string, loaded: string): Ev => sysmon(7, { Image: image, ImageLoaded: loaded, OriginalFileName: base(loaded), Signed: 'true', User: USER });
-const file = (target: string, image: string): Ev => sysmon(11, { Image: image, TargetFilename: target, User: USER, CreationUtcTime: '2026-11-30 10:00:00.000' });
 const stream = (target: string, contents = ZONE3): Ev => sysmon(15, { Image: 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe', TargetFilename: `${target}:Zone.Identifier`, Contents: contents, User: USER });
-const script = (text: string): Ev => win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { MessageNumber: 1, MessageTotal: 1, ScriptBlockText: text, ScriptBlockId: '{6}', Path: '' });
 const module = (command: string, parameters: string): Ev =>
   win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe', Payload: `CommandInvocation(${command}): "${command}"\n${parameters}` });
 const classic = (commandLine: string, command: string): Ev =>

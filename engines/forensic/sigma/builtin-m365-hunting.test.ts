@@ -4,28 +4,14 @@
 // write it, with its level and tactic, and a benign near miss of the same event type does not fire it.
 import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
-import { builtinHits, describeCatalogue, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
+import { builtinHits, CHROME, CMD, describeCatalogue, EXPL, load, net, PS, reg, S32, script, sysmon, TMP, USER, type CatalogueCase, type Ev } from './builtin.fixture.js';
 
-let t = 0;
-const sysmon = (eventId: number, data: JsonRecord): Ev => windowsEvent(t++, 'Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', eventId, data, 'WS01');
-const USER = 'CORP\\bob';
-const S32 = 'C:\\Windows\\System32\\';
-const CMD = `${S32}cmd.exe`;
-const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
-const EXPL = 'C:\\Windows\\explorer.exe';
-const TMP = 'C:\\Users\\bob\\AppData\\Local\\Temp\\';
 const RO = 'C:\\Users\\bob\\AppData\\Roaming\\';
-const CHROME = 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe';
 const JAVAW = 'C:\\Program Files\\Java\\jre1.8.0_301\\bin\\javaw.exe';
+// This file's own makers: proc runs at High integrity from the user's folder, file is dated 2026-12-01 10:00.
 const proc = (image: string, cmd: string, parent = CMD, extra: JsonRecord = {}): Ev =>
   sysmon(1, { Image: image, OriginalFileName: image.split('\\').pop() ?? '', CommandLine: cmd, ParentImage: parent, ParentCommandLine: parent, User: USER, IntegrityLevel: 'High', CurrentDirectory: 'C:\\Users\\bob\\', ...extra });
 const file = (target: string, image: string): Ev => sysmon(11, { Image: image, TargetFilename: target, User: USER, CreationUtcTime: '2026-12-01 10:00:00.000' });
-const load = (image: string, loaded: string): Ev => sysmon(7, { Image: image, ImageLoaded: loaded, OriginalFileName: loaded.split('\\').pop() ?? '', Signed: 'true', User: USER });
-const reg = (key: string, details: string, image = `${S32}reg.exe`): Ev => sysmon(13, { EventType: 'SetValue', Image: image, TargetObject: key, Details: details, User: USER });
-const net = (image: string, ip: string, port: number): Ev =>
-  sysmon(3, { Image: image, User: USER, Protocol: 'tcp', Initiated: 'true', SourceIp: '10.0.0.5', SourcePort: '50123', DestinationIp: ip, DestinationPort: String(port) });
-const script = (text: string): Ev =>
-  windowsEvent(t++, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { MessageNumber: 1, MessageTotal: 1, ScriptBlockText: text, ScriptBlockId: '{6}', Path: '' }, 'WS01');
 
 const SMA = 'System.Management.Automation';
 const ATP = 'HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows Advanced Threat Protection\\ForceDefenderPassiveMode';

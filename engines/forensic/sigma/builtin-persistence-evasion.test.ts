@@ -4,31 +4,20 @@
 // type does not fire it.
 import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
-import { builtinHits, describeCatalogue, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
+import { baseName, builtinHits, CHROME, CMD, describeCatalogue, EXPL, PS, S32, script, sec, SUBJ, sysmon, win, type CatalogueCase, type Ev } from './builtin.fixture.js';
 
-let t = 0;
-const win = (channel: string, provider: string, eventId: number, data: JsonRecord): Ev => windowsEvent(t++, channel, provider, eventId, data, 'WS01');
-const sysmon = (eventId: number, data: JsonRecord): Ev => win('Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', eventId, data);
-const sec = (eventId: number, data: JsonRecord): Ev => win('Security', 'Microsoft-Windows-Security-Auditing', eventId, data);
 const hits = builtinHits;
 
-const S32 = 'C:\\Windows\\System32\\';
-const PSH = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
-const CMD = `${S32}cmd.exe`;
-const EXPL = 'C:\\Windows\\explorer.exe';
+// This file's Sysmon events are alice's: its own proc, reg, file, load and stream makers carry her name.
 const USER = 'CORP\\alice';
 const HKCU = 'HKU\\S-1-5-21-1111111111-2222222222-3333333333-1104';
 const WORD = 'C:\\Program Files\\Microsoft Office\\root\\Office16\\WINWORD.EXE';
-const CHROME = 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe';
-const base = (p: string): string => p.split('\\').pop() ?? p;
 const proc = (image: string, cmd: string, parent = CMD, extra: JsonRecord = {}): Ev =>
-  sysmon(1, { Image: image, OriginalFileName: base(image), CommandLine: cmd, User: USER, IntegrityLevel: 'High', ParentImage: parent, ParentCommandLine: parent, ...extra });
+  sysmon(1, { Image: image, OriginalFileName: baseName(image), CommandLine: cmd, User: USER, IntegrityLevel: 'High', ParentImage: parent, ParentCommandLine: parent, ...extra });
 const reg = (key: string, details: string, image = `${S32}reg.exe`): Ev => sysmon(13, { EventType: 'SetValue', Image: image, TargetObject: key, Details: details, User: USER });
 const file = (target: string, image: string, eventId = 11): Ev => sysmon(eventId, { Image: image, TargetFilename: target, User: USER, CreationUtcTime: '2026-11-30 10:00:00.000' });
-const load = (image: string, loaded: string): Ev => sysmon(7, { Image: image, ImageLoaded: loaded, OriginalFileName: base(loaded), Signed: 'true', User: USER });
+const load = (image: string, loaded: string): Ev => sysmon(7, { Image: image, ImageLoaded: loaded, OriginalFileName: baseName(loaded), Signed: 'true', User: USER });
 const stream = (target: string, contents: string): Ev => sysmon(15, { Image: CHROME, TargetFilename: target, Contents: contents, User: USER });
-const script = (text: string): Ev => win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { MessageNumber: 1, MessageTotal: 1, ScriptBlockText: text, ScriptBlockId: '{6}', Path: '' });
-const SUBJ = { SubjectUserSid: 'S-1-5-21-1-2-3-1104', SubjectUserName: 'alice', SubjectDomainName: 'CORP', SubjectLogonId: '0x3a1f2' };
 const ds = (attr: string, value: string, dn: string, cls: string, subject: JsonRecord = SUBJ, op = '%%14674'): Ev =>
   sec(5136, { OpCorrelationID: '{1}', ...subject, DSName: 'corp.example', DSType: '%%14676', ObjectDN: dn, ObjectGUID: '{2}', ObjectClass: cls, AttributeLDAPDisplayName: attr, AttributeSyntaxOID: '2.5.5.12', AttributeValue: value, OperationType: op });
 const share = (relative: string, access: string): Ev =>
@@ -41,25 +30,25 @@ const computer = (dnsHostName: string, subject: JsonRecord): Ev =>
 const cases: CatalogueCase[] = [
   // Sysmon file events
   ['AMSI Library Written Outside The System Folders', 'high', 'defense-impairment',
-    file('C:\\Users\\alice\\AppData\\Local\\Temp\\ps\\amsi.dll', PSH),
+    file('C:\\Users\\alice\\AppData\\Local\\Temp\\ps\\amsi.dll', PS),
     file(`${S32}amsi.dll`, `${S32}TiWorker.exe`)],
   ['Mark Of The Web Removed From A Downloaded Program Or Script', 'low', 'defense-impairment',
-    file('C:\\Users\\alice\\Downloads\\setup.exe:Zone.Identifier', PSH, 26),
+    file('C:\\Users\\alice\\Downloads\\setup.exe:Zone.Identifier', PS, 26),
     file('C:\\Users\\alice\\Downloads\\setup.exe:Zone.Identifier', EXPL, 26)],
   ['File Stream Written At The Root Of A Drive', 'high', 'stealth',
     file('C:\\:payload.exe', CMD),
     file('C:\\Users\\alice\\Documents\\notes.txt', CMD)],
   ['Browser Extension Package Written By A Program Other Than The Browser', 'low', 'persistence',
-    file('C:\\Users\\alice\\AppData\\Roaming\\Mozilla\\Firefox\\Profiles\\a1b2.default\\extensions\\{c0ffee}.xpi', PSH),
+    file('C:\\Users\\alice\\AppData\\Roaming\\Mozilla\\Firefox\\Profiles\\a1b2.default\\extensions\\{c0ffee}.xpi', PS),
     file('C:\\Users\\alice\\AppData\\Roaming\\Mozilla\\Firefox\\Profiles\\a1b2.default\\extensions\\{c0ffee}.xpi', 'C:\\Program Files\\Mozilla Firefox\\firefox.exe')],
   ['Legacy Scheduled Job File Written In Windows Tasks', 'low', 'persistence',
     file('C:\\Windows\\Tasks\\upd.job', `${S32}svchost.exe`),
     file(`${S32}Tasks\\Microsoft\\Windows\\upd`, `${S32}svchost.exe`)],
   ['Office Add-In Written In A Startup Or Add-Ins Folder By A Program Other Than Office', 'medium', 'persistence',
-    file('C:\\Users\\alice\\AppData\\Roaming\\Microsoft\\AddIns\\upd.xll', PSH),
+    file('C:\\Users\\alice\\AppData\\Roaming\\Microsoft\\AddIns\\upd.xll', PS),
     file('C:\\Users\\alice\\AppData\\Roaming\\Microsoft\\AddIns\\upd.xll', 'C:\\Program Files\\Microsoft Office\\root\\Office16\\EXCEL.EXE')],
   ['Mandatory Profile Hive Written In A User Profile', 'medium', 'persistence',
-    file('C:\\Users\\alice\\NTUSER.MAN', PSH),
+    file('C:\\Users\\alice\\NTUSER.MAN', PS),
     file('C:\\Users\\alice\\NTUSER.DAT', `${S32}svchost.exe`)],
   ['DLL Written In A Program Redirection (.local) Folder', 'medium', 'privilege-escalation',
     file('C:\\Windows\\System32\\consent.exe.local\\x86_microsoft.windows.common-controls\\comctl32.dll', 'C:\\Users\\alice\\AppData\\Local\\Temp\\drop.exe'),
@@ -68,10 +57,10 @@ const cases: CatalogueCase[] = [
     file('C:\\ProgramData\\w\\Windows\\System32\\DriverStore\\FileRepository\\prnms009.inf_amd64_a1\\MPDW-constraints.js', 'C:\\Users\\Public\\a.exe'),
     file(`${S32}DriverStore\\FileRepository\\prnms009.inf_amd64_a1\\MPDW-constraints.js`, `${S32}drvinst.exe`)],
   ['Group Policy Scheduled Task Or Service Preference Written', 'medium', 'privilege-escalation',
-    file('C:\\Windows\\SYSVOL\\domain\\Policies\\{31B2F340-016D-11D2-945F-00C04FB984F9}\\Machine\\Preferences\\ScheduledTasks\\ScheduledTasks.xml', PSH),
+    file('C:\\Windows\\SYSVOL\\domain\\Policies\\{31B2F340-016D-11D2-945F-00C04FB984F9}\\Machine\\Preferences\\ScheduledTasks\\ScheduledTasks.xml', PS),
     file('C:\\Windows\\SYSVOL\\domain\\Policies\\{31B2F340-016D-11D2-945F-00C04FB984F9}\\Machine\\Preferences\\ScheduledTasks\\ScheduledTasks.xml', `${S32}mmc.exe`)],
   ['Print Driver Library Deleted By A Program Other Than The Spooler', 'medium', 'privilege-escalation',
-    file(`${S32}spool\\drivers\\x64\\3\\upd.dll`, PSH, 23),
+    file(`${S32}spool\\drivers\\x64\\3\\upd.dll`, PS, 23),
     file(`${S32}spool\\drivers\\x64\\3\\upd.dll`, `${S32}spoolsv.exe`, 23)],
   ['Print Spool File Written By A Program Other Than The Spooler', 'medium', 'privilege-escalation',
     file(`${S32}spool\\PRINTERS\\FP00001.SPL`, 'C:\\Users\\Public\\a.exe'),
@@ -84,7 +73,7 @@ const cases: CatalogueCase[] = [
     reg('HKLM\\System\\CurrentControlSet\\Services\\DNS\\Parameters\\EnableGlobalQueryBlockList', 'DWORD (0x00000000)', `${S32}dnscmd.exe`),
     reg('HKLM\\System\\CurrentControlSet\\Services\\DNS\\Parameters\\GlobalQueryBlockList', 'wpad isatap', `${S32}dns.exe`)],
   ['COM Application Set To Run As The Interactive User', 'medium', 'lateral-movement',
-    reg('HKLM\\SOFTWARE\\Classes\\AppID\\{5A7A5A9C-5B6E-4C5F-9B8A-1C2D3E4F5A6B}\\RunAs', 'Interactive User', PSH),
+    reg('HKLM\\SOFTWARE\\Classes\\AppID\\{5A7A5A9C-5B6E-4C5F-9B8A-1C2D3E4F5A6B}\\RunAs', 'Interactive User', PS),
     reg('HKLM\\SOFTWARE\\Classes\\AppID\\{5A7A5A9C-5B6E-4C5F-9B8A-1C2D3E4F5A6B}\\RunAs', 'Interactive User', `${S32}msiexec.exe`)],
   ['Legacy AT Scheduling Enabled', 'medium', 'execution',
     reg('HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Schedule\\Configuration\\EnableAt', 'DWORD (0x00000001)'),
@@ -96,10 +85,10 @@ const cases: CatalogueCase[] = [
     sysmon(12, { EventType: 'CreateKey', Image: `${S32}lsass.exe`, TargetObject: 'HKLM\\SAM\\SAM\\Domains\\Account\\Users\\Names\\support$', User: 'NT AUTHORITY\\SYSTEM' }),
     sysmon(12, { EventType: 'CreateKey', Image: `${S32}lsass.exe`, TargetObject: 'HKLM\\SAM\\SAM\\Domains\\Account\\Users\\Names\\support', User: 'NT AUTHORITY\\SYSTEM' })],
   ['Print Processor Registered By A Program Other Than The Spooler', 'medium', 'persistence',
-    reg('HKLM\\System\\CurrentControlSet\\Control\\Print\\Environments\\Windows x64\\Print Processors\\upd\\Driver', 'upd.dll', PSH),
+    reg('HKLM\\System\\CurrentControlSet\\Control\\Print\\Environments\\Windows x64\\Print Processors\\upd\\Driver', 'upd.dll', PS),
     reg('HKLM\\System\\CurrentControlSet\\Control\\Print\\Environments\\Windows x64\\Print Processors\\winprint\\Driver', 'localspl.dll', `${S32}spoolsv.exe`)],
   ["Printer's Spool Folder Set To A System Folder", 'high', 'privilege-escalation',
-    reg('HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Print\\Printers\\upd\\SpoolDirectory', 'C:\\Windows\\System32\\spool\\drivers\\x64\\4', PSH),
+    reg('HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Print\\Printers\\upd\\SpoolDirectory', 'C:\\Windows\\System32\\spool\\drivers\\x64\\4', PS),
     reg('HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Print\\Printers\\upd\\SpoolDirectory', 'C:\\Windows\\System32\\spool\\PRINTERS', `${S32}spoolsv.exe`)],
   // Sysmon image loads and streams
   ['Task Scheduler Library Loaded By A Script Host', 'medium', 'persistence',
@@ -161,8 +150,8 @@ const cases: CatalogueCase[] = [
     proc(`${S32}WindowsSandbox.exe`, 'WindowsSandbox.exe "<Configuration><Networking>Enable</Networking><LogonCommand><Command>C:\\x\\a.exe</Command></LogonCommand></Configuration>"'),
     proc(`${S32}WindowsSandbox.exe`, 'WindowsSandbox.exe')],
   ['Mobile Device Allowed For A Mailbox Through ActiveSync', 'medium', 'persistence',
-    proc(PSH, 'powershell.exe Set-CASMailbox -Identity ceo -ActiveSyncAllowedDeviceIDs @{add="ABCDEF123456"}'),
-    proc(PSH, 'powershell.exe Get-CASMailbox -Identity ceo | Select-Object ActiveSyncAllowedDeviceIDs')],
+    proc(PS, 'powershell.exe Set-CASMailbox -Identity ceo -ActiveSyncAllowedDeviceIDs @{add="ABCDEF123456"}'),
+    proc(PS, 'powershell.exe Get-CASMailbox -Identity ceo | Select-Object ActiveSyncAllowedDeviceIDs')],
   ['PDF Reader Starts A Shell, Script Host Or Windows Tool', 'medium', 'execution',
     proc(CMD, 'cmd.exe /c powershell -nop -w hidden -c iex $x', 'C:\\Program Files (x86)\\Adobe\\Acrobat Reader DC\\Reader\\AcroRd32.exe'),
     proc('C:\\Program Files (x86)\\Adobe\\Acrobat Reader DC\\Reader\\AcroCEF\\AcroCEF.exe', 'AcroCEF.exe --type=renderer', 'C:\\Program Files (x86)\\Adobe\\Acrobat Reader DC\\Reader\\AcroRd32.exe')],

@@ -4,43 +4,41 @@
 // miss of the same event id does not.
 import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
-import { builtinHits, describeCatalogue, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
+import { builtinHits, describeCatalogue, PS, S32, SUBJ, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
 
+// This file's own clock (ten seconds an event) and, below, Sysmon events with UtcTime, ProcessGuid and ProcessId.
 let t = 0;
 function win(channel: string, provider: string, eventId: number, data: JsonRecord, host = 'SRV01'): Ev {
   t += 10;
   return windowsEvent(t, channel, provider, eventId, data, host);
 }
-const S32 = 'C:\\Windows\\System32\\';
-const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
 const sec = (eventId: number, data: JsonRecord): Ev => win('Security', 'Microsoft-Windows-Security-Auditing', eventId, data);
-const subj = { SubjectUserSid: 'S-1-5-21-1-2-3-1104', SubjectUserName: 'alice', SubjectDomainName: 'CORP', SubjectLogonId: '0x3a1f2' };
 const system = { SubjectUserSid: 'S-1-5-18', SubjectUserName: 'SRV01$', SubjectDomainName: 'CORP', SubjectLogonId: '0x3e7' };
 const proc4688 = (image: string, cmd: string, parent = `${S32}cmd.exe`): Ev =>
-  sec(4688, { ...subj, NewProcessId: '0x1a2c', NewProcessName: image, TokenElevationType: '%%1937', ProcessId: '0x1234', CommandLine: cmd, TargetUserSid: 'S-1-0-0', TargetUserName: '-', TargetDomainName: '-', TargetLogonId: '0x0', ParentProcessName: parent, MandatoryLabel: 'S-1-16-12288' });
+  sec(4688, { ...SUBJ, NewProcessId: '0x1a2c', NewProcessName: image, TokenElevationType: '%%1937', ProcessId: '0x1234', CommandLine: cmd, TargetUserSid: 'S-1-0-0', TargetUserName: '-', TargetDomainName: '-', TargetLogonId: '0x0', ParentProcessName: parent, MandatoryLabel: 'S-1-16-12288' });
 const sysmonProc = (image: string, cmd: string, parent = `${S32}cmd.exe`, extra: JsonRecord = {}): Ev =>
   win('Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', 1, { UtcTime: '2026-12-01 06:00:00.000', ProcessGuid: '{1}', ProcessId: '4412', Image: image, OriginalFileName: image.split('\\').pop() ?? '', CommandLine: cmd, CurrentDirectory: 'C:\\Users\\bob\\', User: 'CORP\\bob', IntegrityLevel: 'High', ParentImage: parent, ParentCommandLine: parent, ...extra }, 'WS01');
 const regValue = (key: string, value: string, newValue: string, op = '%%1905', processName = `${S32}reg.exe`): Ev =>
-  sec(4657, { ...subj, ObjectName: key, ObjectValueName: value, HandleId: '0x1a4', OperationType: op, OldValueType: '%%1876', OldValue: '0', NewValueType: '%%1876', NewValue: newValue, ProcessId: '0x1ee0', ProcessName: processName });
-const keyRead = (key: string, processName: string, who: JsonRecord = subj): Ev =>
+  sec(4657, { ...SUBJ, ObjectName: key, ObjectValueName: value, HandleId: '0x1a4', OperationType: op, OldValueType: '%%1876', OldValue: '0', NewValueType: '%%1876', NewValue: newValue, ProcessId: '0x1ee0', ProcessName: processName });
+const keyRead = (key: string, processName: string, who: JsonRecord = SUBJ): Ev =>
   sec(4663, { ...who, ObjectServer: 'Security', ObjectType: 'Key', ObjectName: key, HandleId: '0x1a4', AccessList: '%%4416', AccessMask: '0x1', ProcessId: '0x1ee0', ProcessName: processName });
 const logon = (user: string, sid: string): Ev =>
   sec(4624, { ...system, TargetUserSid: sid, TargetUserName: user, TargetDomainName: 'SRV01', TargetLogonId: '0x8a1b2', LogonType: 2, LogonProcessName: 'User32 ', AuthenticationPackageName: 'Negotiate', WorkstationName: 'SRV01', IpAddress: '127.0.0.1', IpPort: '0', ElevatedToken: '%%1842' });
 const ds = (cls: string, attr: string, value: string): Ev =>
-  sec(5136, { OpCorrelationID: '{7}', AppCorrelationID: '-', ...subj, DSName: 'corp.example', DSType: '%%14676', ObjectDN: 'CN=OAB (Default Web Site),CN=HTTP,CN=Protocols,CN=EX01,CN=Servers,CN=Exchange Administrative Group,CN=Administrative Groups,CN=Corp,CN=Microsoft Exchange,CN=Services,CN=Configuration,DC=corp,DC=example', ObjectGUID: '{8}', ObjectClass: cls, AttributeLDAPDisplayName: attr, AttributeSyntaxOID: '2.5.5.12', AttributeValue: value, OperationType: '%%14674' });
+  sec(5136, { OpCorrelationID: '{7}', AppCorrelationID: '-', ...SUBJ, DSName: 'corp.example', DSType: '%%14676', ObjectDN: 'CN=OAB (Default Web Site),CN=HTTP,CN=Protocols,CN=EX01,CN=Servers,CN=Exchange Administrative Group,CN=Administrative Groups,CN=Corp,CN=Microsoft Exchange,CN=Services,CN=Configuration,DC=corp,DC=example', ObjectGUID: '{8}', ObjectClass: cls, AttributeLDAPDisplayName: attr, AttributeSyntaxOID: '2.5.5.12', AttributeValue: value, OperationType: '%%14674' });
 const sqlAudit = (statement: string): Ev =>
   win('Application', 'MSSQL$MICROSOFT##WID', 33205, { Data: [`Audit event: action_id:SL\nsucceeded:true\nserver_principal_name:CORP\\adfsadmin\n${statement}\n`] }, 'ADFS01');
 const serviceHandle = (service: string, accessList: string): Ev =>
-  sec(4656, { ...subj, ObjectServer: 'SC Manager', ObjectType: 'SERVICE OBJECT', ObjectName: service, HandleId: '0x0', AccessList: accessList, AccessMask: '0x20', PrivilegeList: '-', ProcessId: '0x1ee0', ProcessName: `${S32}sc.exe` });
+  sec(4656, { ...SUBJ, ObjectServer: 'SC Manager', ObjectType: 'SERVICE OBJECT', ObjectName: service, HandleId: '0x0', AccessList: accessList, AccessMask: '0x20', PrivilegeList: '-', ProcessId: '0x1ee0', ProcessName: `${S32}sc.exe` });
 const transaction = (processName: string): Ev =>
-  sec(4985, { ...subj, TransactionId: '{5A1B2C3D-1111-2222-3333-444455556666}', NewState: '52', ResourceManager: '{0}', ProcessId: '0x1ee0', ProcessName: processName });
+  sec(4985, { ...SUBJ, TransactionId: '{5A1B2C3D-1111-2222-3333-444455556666}', NewState: '52', ResourceManager: '{0}', ProcessId: '0x1ee0', ProcessName: processName });
 const appError = (provider: string, text: string): Ev => win('Application', provider, 1, { Data: [text] }, 'EX01');
 const fileWritten = (image: string, file: string): Ev =>
   win('Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', 11, { UtcTime: '2026-12-01 06:00:00.000', ProcessGuid: '{1}', ProcessId: '4412', Image: image, TargetFilename: file, CreationUtcTime: '2026-12-01 06:00:00.000', User: 'CORP\\bob' }, 'WS01');
 const dsRead = (objectType: string, properties: string): Ev =>
-  sec(4662, { ...subj, ObjectServer: 'DS', ObjectType: `%{${objectType}}`, ObjectName: '%{0d3e5f60-1111-2222-3333-444455556666}', OperationType: 'Object Access', HandleId: '0x0', AccessList: '%%7684', AccessMask: '0x10', Properties: `%%7684 {77b5b886-944a-11d1-aebd-0000f80367c1} {${properties}} {${objectType}}`, AdditionalInfo: '-', AdditionalInfo2: '' });
+  sec(4662, { ...SUBJ, ObjectServer: 'DS', ObjectType: `%{${objectType}}`, ObjectName: '%{0d3e5f60-1111-2222-3333-444455556666}', OperationType: 'Object Access', HandleId: '0x0', AccessList: '%%7684', AccessMask: '0x10', Properties: `%%7684 {77b5b886-944a-11d1-aebd-0000f80367c1} {${properties}} {${objectType}}`, AdditionalInfo: '-', AdditionalInfo2: '' });
 const fileHandle = (object: string, processName: string, mask: string): Ev =>
-  sec(4663, { ...subj, ObjectServer: 'Security', ObjectType: 'File', ObjectName: object, HandleId: '0x1a4', AccessList: mask === '0x2' ? '%%4417' : '%%4416', AccessMask: mask, ProcessId: '0x1ee0', ProcessName: processName });
+  sec(4663, { ...SUBJ, ObjectServer: 'Security', ObjectType: 'File', ObjectName: object, HandleId: '0x1a4', AccessList: mask === '0x2' ? '%%4417' : '%%4416', AccessMask: mask, ProcessId: '0x1ee0', ProcessName: processName });
 const cmdlet = (name: string, params: string): Ev =>
   win('MSExchange Management', 'MSExchange CmdletLogs', 1, { Data: { '#text': [name, params, 'corp.example/Users/admin2', 'S-1-5-21-1-2-3-1500', 'S-1-5-21-1-2-3-1500', 'Remote-ManagementShell-Unknown', '5668 w3wp#MSExchangePowerShellAppPool', '', '5', '00:00:01.0389557'] } }, 'EX01');
 const hits = builtinHits;

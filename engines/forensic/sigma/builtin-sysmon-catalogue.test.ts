@@ -1,22 +1,9 @@
 // Built-in Sysmon rules written from a public catalogue of what each Sysmon event type should record per ATT&CK technique
 // (sysmon-modular's technique-named include rules): each rule fires on the event it is written for, as Sysmon writes it,
 // with its level and tactic, and a benign near miss of the same event type does not fire it.
-import type { JsonRecord } from '../event.js';
-import { describeCatalogue, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
+import { describeCatalogue, file, load, net, processAccess, reg, S32, sysmon, USER, type CatalogueCase } from './builtin.fixture.js';
 
-let t = 0;
-const sysmon = (eventId: number, data: JsonRecord): Ev => windowsEvent(t++, 'Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', eventId, data, 'WS01');
-
-const S32 = 'C:\\Windows\\System32\\';
 const SID = 'S-1-5-21-1111111111-2222222222-3333333333-1104';
-const USER = 'CORP\\bob';
-const reg = (key: string, details: string, image = `${S32}reg.exe`): Ev => sysmon(13, { EventType: 'SetValue', Image: image, TargetObject: key, Details: details, User: USER });
-const file = (target: string, image: string, eventId = 11): Ev => sysmon(eventId, { Image: image, TargetFilename: target, User: USER, CreationUtcTime: '2026-11-30 10:00:00.000' });
-const load = (image: string, loaded: string, signed = 'true'): Ev => sysmon(7, { Image: image, ImageLoaded: loaded, OriginalFileName: loaded.split('\\').pop() ?? '', Signed: signed, User: USER });
-const access = (source: string, target: string, granted: string): Ev =>
-  sysmon(10, { SourceImage: source, TargetImage: target, GrantedAccess: granted, CallTrace: `C:\\Windows\\SYSTEM32\\ntdll.dll+9d4c4|C:\\Windows\\System32\\KERNELBASE.dll+2c13e|${source}+1a2b`, SourceUser: USER, TargetUser: 'NT AUTHORITY\\SYSTEM' });
-const net = (image: string, ip: string, port: number, initiated = 'true', sourceIp = '10.0.0.5'): Ev =>
-  sysmon(3, { Image: image, User: USER, Protocol: 'tcp', Initiated: initiated, SourceIp: sourceIp, SourcePort: '50123', DestinationIp: ip, DestinationPort: String(port) });
 
 /** [rule title, level, a tactic it carries, the event it is written for, a benign near miss]. */
 const cases: CatalogueCase[] = [
@@ -78,13 +65,13 @@ const cases: CatalogueCase[] = [
     reg(`HKU\\${SID}\\Software\\Sysinternals\\PsExec\\EulaAccepted`, 'DWORD (0x00000001)', 'C:\\Tools\\PsExec64.exe'),
     reg(`HKU\\${SID}\\Software\\Sysinternals\\PsPing\\EulaAccepted`, 'DWORD (0x00000001)', 'C:\\Tools\\psping64.exe')],
   ['Critical Windows Process Opened With Full Rights By A Program Outside Windows', 'medium', 'credential-access',
-    access('C:\\Tools\\agent.exe', `${S32}winlogon.exe`, '0x1F1FFF'),
-    access('C:\\Program Files\\Vendor\\agent.exe', `${S32}winlogon.exe`, '0x1F1FFF')],
+    processAccess('C:\\Tools\\agent.exe', `${S32}winlogon.exe`, '0x1F1FFF'),
+    processAccess('C:\\Program Files\\Vendor\\agent.exe', `${S32}winlogon.exe`, '0x1F1FFF')],
   ['Comsvcs Library Loaded By Rundll32', 'medium', 'credential-access',
     load(`${S32}rundll32.exe`, `${S32}comsvcs.dll`),
     load(`${S32}dllhost.exe`, `${S32}comsvcs.dll`)],
   ['Library Loaded From An Administrative Share', 'medium', 'lateral-movement',
-    load('C:\\Tools\\agent.exe', '\\\\10.0.0.9\\ADMIN$\\upd.dll', 'false'),
+    load('C:\\Tools\\agent.exe', '\\\\10.0.0.9\\ADMIN$\\upd.dll', { Signed: 'false' }),
     load('C:\\Tools\\agent.exe', '\\\\fs01\\apps\\vendor\\lib.dll')],
   ['Metasploit Default Bind Pipe Created', 'high', 'command-and-control',
     sysmon(17, { EventType: 'CreatePipe', Image: 'C:\\Users\\Public\\svc.exe', PipeName: '\\msf-pipe', User: USER }),
@@ -123,10 +110,10 @@ const cases: CatalogueCase[] = [
     net('C:\\Windows\\Debug\\svc.exe', '203.0.113.10', 443),
     net('C:\\Windows\\System32\\svchost.exe', '203.0.113.10', 443)],
   ['Process Opened By A Program In A Folder That Holds No Programs', 'medium', 'stealth',
-    access('C:\\Windows\\Help\\svc.exe', `${S32}notepad.exe`, '0x1410'),
-    access('C:\\Tools\\svc.exe', `${S32}notepad.exe`, '0x1410')],
+    processAccess('C:\\Windows\\Help\\svc.exe', `${S32}notepad.exe`, '0x1410'),
+    processAccess('C:\\Tools\\svc.exe', `${S32}notepad.exe`, '0x1410')],
   ['Library Loaded From A Folder That Holds No Programs', 'medium', 'stealth',
-    load(`${S32}rundll32.exe`, 'C:\\Windows\\Fonts\\upd.dll', 'false'),
+    load(`${S32}rundll32.exe`, 'C:\\Windows\\Fonts\\upd.dll', { Signed: 'false' }),
     load(`${S32}rundll32.exe`, `${S32}shell32.dll`)],
   ['Windows Script Component Runtime Loaded', 'low', 'stealth',
     load(`${S32}regsvr32.exe`, `${S32}scrobj.dll`),
@@ -135,7 +122,7 @@ const cases: CatalogueCase[] = [
     load('C:\\Program Files\\Microsoft Office\\root\\Office16\\WINWORD.EXE', `${S32}wshom.ocx`),
     load('C:\\Program Files\\Microsoft Office\\root\\Office16\\WINWORD.EXE', `${S32}msxml6.dll`)],
   ['Office XLL Or WLL Add-In Loaded From Outside Program Files', 'low', 'persistence',
-    load('C:\\Program Files\\Microsoft Office\\root\\Office16\\EXCEL.EXE', 'C:\\Users\\bob\\AppData\\Roaming\\Microsoft\\AddIns\\x.xll', 'false'),
+    load('C:\\Program Files\\Microsoft Office\\root\\Office16\\EXCEL.EXE', 'C:\\Users\\bob\\AppData\\Roaming\\Microsoft\\AddIns\\x.xll', { Signed: 'false' }),
     load('C:\\Program Files\\Microsoft Office\\root\\Office16\\EXCEL.EXE', 'C:\\Program Files\\Vendor\\addin.xll')],
   ['Shell Command, Library Or Search Connector File Written', 'low', 'credential-access',
     file('\\\\fs01\\public\\@inventory.scf', 'C:\\Tools\\agent.exe'),

@@ -2,32 +2,17 @@
 // (Splunk security_content: registry, file, image load, process access, remote thread, network and deletion events):
 // each rule fires on the event it is written for, as Sysmon writes it, with its level and tactic, and a benign near
 // miss of the same event type does not fire it.
-import type { JsonRecord } from '../event.js';
-import { describeCatalogue, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
+import { describeCatalogue, file, load, net, processAccess, PS, reg, S32, sysmon, TMP, USER, type CatalogueCase, type Ev } from './builtin.fixture.js';
 
-let t = 0;
-const sysmon = (eventId: number, data: JsonRecord): Ev => windowsEvent(t++, 'Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', eventId, data, 'WS01');
-
-const S32 = 'C:\\Windows\\System32\\';
-const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
 const SVCHOST = `${S32}svchost.exe`;
-const TMP = 'C:\\Users\\bob\\AppData\\Local\\Temp\\';
 const HKU = 'HKU\\S-1-5-21-1111111111-2222222222-3333333333-1104\\';
 const CCS = 'HKLM\\System\\CurrentControlSet\\';
 const POL = 'HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows Defender\\';
 const WU = 'HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate\\';
-const USER = 'CORP\\bob';
 const dw = (n: number): string => `DWORD (0x${n.toString(16).padStart(8, '0')})`;
-const reg = (key: string, details: string, image = `${S32}reg.exe`): Ev => sysmon(13, { EventType: 'SetValue', Image: image, TargetObject: key, Details: details, User: USER });
 const regDelete = (key: string, image: string): Ev => sysmon(12, { EventType: 'DeleteValue', Image: image, TargetObject: key, User: USER });
-const file = (target: string, image: string): Ev => sysmon(11, { Image: image, TargetFilename: target, User: USER, CreationUtcTime: '2026-11-30 10:00:00.000' });
 const del = (target: string, image: string): Ev => sysmon(26, { Image: image, TargetFilename: target, User: USER, Hashes: 'SHA256=CD34', IsExecutable: 'false' });
-const load = (image: string, loaded: string): Ev => sysmon(7, { Image: image, ImageLoaded: loaded, OriginalFileName: loaded.split('\\').pop() ?? '', Signed: 'true', User: USER });
-const access = (source: string, target: string, granted: string, trace = `C:\\Windows\\SYSTEM32\\ntdll.dll+9d4c4|C:\\Windows\\System32\\KERNELBASE.dll+2c13e|${source}+1a2b`): Ev =>
-  sysmon(10, { SourceImage: source, TargetImage: target, GrantedAccess: granted, CallTrace: trace, SourceUser: USER, TargetUser: 'NT AUTHORITY\\SYSTEM' });
 const thread = (source: string, target: string): Ev => sysmon(8, { SourceImage: source, TargetImage: target, NewThreadId: '4412', StartAddress: '0x00000250A1B20000', StartModule: '-', StartFunction: '-', SourceUser: USER, TargetUser: USER });
-const net = (image: string, ip: string, port: number): Ev =>
-  sysmon(3, { Image: image, User: USER, Protocol: 'tcp', Initiated: 'true', SourceIp: '10.0.0.5', SourcePort: '50123', DestinationIp: ip, DestinationPort: String(port) });
 
 const FWRULES = `${CCS}Services\\SharedAccess\\Parameters\\FirewallPolicy\\FirewallRules\\`;
 const WINLOGON = 'HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon\\';
@@ -96,14 +81,14 @@ const cases: CatalogueCase[] = [
     reg(`${CCS}Services\\SecurityHealthService\\Start`, dw(4), PS),
     reg(`${CCS}Services\\SecurityHealthService\\Start`, dw(3), `${S32}services.exe`)],
   ['Winlogon Opened For Handle Duplication By A Program Outside The System Folders', 'medium', 'privilege-escalation',
-    access(`${TMP}a.exe`, `${S32}winlogon.exe`, '0x1040'),
-    access(`${S32}taskmgr.exe`, `${S32}winlogon.exe`, '0x1040')],
+    processAccess(`${TMP}a.exe`, `${S32}winlogon.exe`, '0x1040'),
+    processAccess(`${S32}taskmgr.exe`, `${S32}winlogon.exe`, '0x1040')],
   ['Print Spooler Opens A Process From Code In A Printer Driver', 'medium', 'privilege-escalation',
-    access(`${S32}spoolsv.exe`, `${S32}rundll32.exe`, '0x1fffff', 'C:\\Windows\\SYSTEM32\\ntdll.dll+9d4c4|C:\\Windows\\system32\\spool\\DRIVERS\\x64\\3\\evil.dll+1a2b'),
-    access(`${S32}spoolsv.exe`, `${S32}rundll32.exe`, '0x1fffff', 'C:\\Windows\\SYSTEM32\\ntdll.dll+9d4c4|C:\\Windows\\System32\\KERNELBASE.dll+2c13e|C:\\Windows\\System32\\spoolsv.exe+1a2b')],
+    processAccess(`${S32}spoolsv.exe`, `${S32}rundll32.exe`, '0x1fffff', 'C:\\Windows\\SYSTEM32\\ntdll.dll+9d4c4|C:\\Windows\\system32\\spool\\DRIVERS\\x64\\3\\evil.dll+1a2b'),
+    processAccess(`${S32}spoolsv.exe`, `${S32}rundll32.exe`, '0x1fffff', 'C:\\Windows\\SYSTEM32\\ntdll.dll+9d4c4|C:\\Windows\\System32\\KERNELBASE.dll+2c13e|C:\\Windows\\System32\\spoolsv.exe+1a2b')],
   ['LSASS Opened For Termination By A Program Outside The System Folders', 'medium', 'defense-impairment',
-    access(`${TMP}a.exe`, `${S32}lsass.exe`, '0x1'),
-    access(`${TMP}a.exe`, `${S32}lsass.exe`, '0x1000')],
+    processAccess(`${TMP}a.exe`, `${S32}lsass.exe`, '0x1'),
+    processAccess(`${TMP}a.exe`, `${S32}lsass.exe`, '0x1000')],
   ['Remote Thread Created In LSASS', 'high', 'credential-access',
     thread(`${TMP}a.exe`, `${S32}lsass.exe`),
     thread(`${TMP}a.exe`, `${S32}notepad.exe`)],

@@ -3,33 +3,22 @@
 // Windows or Sysmon writes it, with its level and a tactic, and a benign near miss of the same event type does not fire it.
 import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
-import { builtinHits, describeCatalogue, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
+import { baseName, builtinHits, CHROME, CMD, describeCatalogue, EXPL, PS, S32, script, SUBJ, sysmon, TMP, USER, win, type CatalogueCase, type Ev } from './builtin.fixture.js';
 
-let t = 0;
-const win = (channel: string, provider: string, eventId: number, data: JsonRecord): Ev => windowsEvent(t++, channel, provider, eventId, data, 'WS01');
-const sysmon = (eventId: number, data: JsonRecord): Ev => win('Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', eventId, data);
 const hits = builtinHits;
 
-const S32 = 'C:\\Windows\\System32\\';
-const PSH = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
-const CMD = `${S32}cmd.exe`;
 const WSCRIPT = `${S32}wscript.exe`;
-const EXPL = 'C:\\Windows\\explorer.exe';
-const CHROME = 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe';
-const USER = 'CORP\\bob';
-const TEMP = 'C:\\Users\\bob\\AppData\\Local\\Temp\\';
 const RTLO = '\u202e';
-const base = (p: string): string => p.split('\\').pop() ?? p;
+// This file's own makers: proc quotes the parent command line, file is dated 2026-12-01 06:00, load is unsigned,
+// connect leaves from 10.0.0.21.
 const proc = (image: string, cmd: string, parent = CMD, extra: JsonRecord = {}): Ev =>
-  sysmon(1, { Image: image, OriginalFileName: base(image), CommandLine: cmd, User: USER, IntegrityLevel: 'Medium', ParentImage: parent, ParentCommandLine: `"${parent}"`, ...extra });
+  sysmon(1, { Image: image, OriginalFileName: baseName(image), CommandLine: cmd, User: USER, IntegrityLevel: 'Medium', ParentImage: parent, ParentCommandLine: `"${parent}"`, ...extra });
 const file = (target: string, image: string): Ev => sysmon(11, { Image: image, TargetFilename: target, User: USER, CreationUtcTime: '2026-12-01 06:00:00.000' });
-const load = (image: string, loaded: string): Ev => sysmon(7, { Image: image, ImageLoaded: loaded, OriginalFileName: base(loaded), Signed: 'false', User: USER });
+const load = (image: string, loaded: string): Ev => sysmon(7, { Image: image, ImageLoaded: loaded, OriginalFileName: baseName(loaded), Signed: 'false', User: USER });
 const connect = (image: string, ip: string, port: number): Ev =>
   sysmon(3, { Image: image, User: USER, Protocol: 'tcp', Initiated: 'true', SourceIp: '10.0.0.21', SourcePort: '50432', DestinationIp: ip, DestinationPort: String(port) });
-const SUBJ = { SubjectUserSid: 'S-1-5-21-1-2-3-1104', SubjectUserName: 'alice', SubjectDomainName: 'CORP', SubjectLogonId: '0x3a1f2' };
 const deleted = (dn: string, cls: string): Ev =>
   win('Security', 'Microsoft-Windows-Security-Auditing', 5141, { OpCorrelationID: '{7}', AppCorrelationID: '-', ...SUBJ, DSName: 'corp.example', DSType: '%%14676', ObjectDN: dn, ObjectGUID: '{9}', ObjectClass: cls, TreeDelete: '%%14679' });
-const script = (text: string): Ev => win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { MessageNumber: 1, MessageTotal: 1, ScriptBlockText: text, ScriptBlockId: '{6}', Path: '' });
 const module = (text: string): Ev => win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe', Payload: `CommandInvocation(Set-Variable): "Set-Variable"\nParameterBinding(Set-Variable): name="Value"; value="${text}"` });
 const classic = (text: string): Ev => win('Windows PowerShell', 'PowerShell', 800, { Data: { '#text': [text, `\tHostApplication=powershell.exe\r\n\tCommandLine=${text}\r\n`, 'CommandInvocation(Set-Variable): "Set-Variable"'] } });
 
@@ -59,8 +48,8 @@ const cases: CatalogueCase[] = [
     proc(CMD, 'cmd.exe /c ping -n 1 10.0.0.1', WSCRIPT),
     proc(WSCRIPT, `"${WSCRIPT}" C:\\Users\\bob\\Downloads\\invoice.vbs`, EXPL)],
   ['Defender Sample Submission Set To NeverSend From The Command Line', 'high', 'defense-impairment',
-    proc(PSH, 'powershell.exe Set-MpPreference -SubmitSamplesConsent NeverSend'),
-    proc(PSH, 'powershell.exe Set-MpPreference -SubmitSamplesConsent SendSafeSamples')],
+    proc(PS, 'powershell.exe Set-MpPreference -SubmitSamplesConsent NeverSend'),
+    proc(PS, 'powershell.exe Set-MpPreference -SubmitSamplesConsent SendSafeSamples')],
   ['Long Base64 Data Stored In The Registry From A Command Line', 'medium', 'stealth',
     proc(`${S32}reg.exe`, 'reg add HKCU\\Software\\Classes\\Upd /v Data /t REG_SZ /d "SQBFAFgAIAAoAE4AZQB3AC0ATwBiAGoAZQBjAHQAIABOAGUAdAAuAFcAZQBiAEMAbABpAGUAbgB0ACkA" /f'),
     proc(`${S32}reg.exe`, 'reg add HKCU\\Software\\Vendor\\App /v InstallDir /t REG_SZ /d "C:\\Program Files\\Vendor\\App" /f')],
@@ -68,10 +57,10 @@ const cases: CatalogueCase[] = [
     proc(`${S32}SystemPropertiesAdvanced.exe`, `${S32}SystemPropertiesAdvanced.exe`, CMD),
     proc(`${S32}SystemPropertiesAdvanced.exe`, `${S32}SystemPropertiesAdvanced.exe`, EXPL)],
   ['Shell Started At High Integrity By The Control Panel', 'medium', 'privilege-escalation',
-    proc(PSH, 'powershell.exe', `${S32}control.exe`, { IntegrityLevel: 'High' }),
+    proc(PS, 'powershell.exe', `${S32}control.exe`, { IntegrityLevel: 'High' }),
     proc(`${S32}rundll32.exe`, 'rundll32.exe shell32.dll,Control_RunDLL desk.cpl', `${S32}control.exe`, { IntegrityLevel: 'High' })],
   ['Program In Windows Temp Started By PowerShell', 'low', 'execution',
-    proc('C:\\Windows\\Temp\\x.exe', 'C:\\Windows\\Temp\\x.exe', PSH),
+    proc('C:\\Windows\\Temp\\x.exe', 'C:\\Windows\\Temp\\x.exe', PS),
     proc('C:\\Windows\\Temp\\{5F1A}\\setup.exe', 'C:\\Windows\\Temp\\{5F1A}\\setup.exe /quiet', `${S32}msiexec.exe`)],
   ['Program Started By A Program With A Right-To-Left Override In Its Name', 'high', 'stealth',
     proc(CMD, 'cmd.exe /c whoami', `C:\\Users\\bob\\Downloads\\invoice${RTLO}fdp.exe`),
@@ -82,22 +71,22 @@ const cases: CatalogueCase[] = [
     connect(CHROME, '203.0.113.7', 443)],
   // File creation (Sysmon 11)
   ['Windows Script Host File Written To A Temporary Or Public Folder (Sysmon 11)', 'low', 'execution',
-    file(`${TEMP}upd.vbs`, EXPL),
+    file(`${TMP}upd.vbs`, EXPL),
     file('C:\\Users\\bob\\Documents\\scripts\\inventory.vbs', EXPL)],
   ['Archive Written To Users Public Or By PowerShell (Sysmon 11)', 'low', 'collection',
     file('C:\\Users\\Public\\loot.7z', 'C:\\Program Files\\7-Zip\\7z.exe'),
     file('C:\\Users\\bob\\Documents\\photos.zip', 'C:\\Program Files\\7-Zip\\7z.exe')],
   ['Program Or Script Written By Rundll32 Outside Windows And Program Files (Sysmon 11)', 'medium', 'command-and-control',
-    file(`${TEMP}stage.dll`, `${S32}rundll32.exe`),
+    file(`${TMP}stage.dll`, `${S32}rundll32.exe`),
     file(`${S32}spool\\drivers\\x64\\3\\unidrv.dll`, `${S32}rundll32.exe`)],
   ['Program Or Script Written By A Screensaver Program (Sysmon 11)', 'high', 'execution',
     file('C:\\Users\\bob\\AppData\\Roaming\\upd.exe', 'C:\\Users\\bob\\Downloads\\photo.scr'),
     file('C:\\Users\\bob\\AppData\\Roaming\\Photos\\settings.ini', 'C:\\Users\\bob\\Downloads\\photo.scr')],
   ['Program Or Library Written By PowerShell Outside Program And Module Folders (Sysmon 11)', 'low', 'command-and-control',
-    file('C:\\Users\\bob\\AppData\\Roaming\\upd.exe', PSH),
-    file('C:\\Program Files\\WindowsPowerShell\\Modules\\PSReadLine\\2.3.4\\Microsoft.PowerShell.PSReadLine2.dll', PSH)],
+    file('C:\\Users\\bob\\AppData\\Roaming\\upd.exe', PS),
+    file('C:\\Program Files\\WindowsPowerShell\\Modules\\PSReadLine\\2.3.4\\Microsoft.PowerShell.PSReadLine2.dll', PS)],
   ['Certificate With Private Key Written By A Shell, Certutil Or A User-Folder Program (Sysmon 11)', 'medium', 'credential-access',
-    file('C:\\Users\\Public\\cert.pfx', PSH),
+    file('C:\\Users\\Public\\cert.pfx', PS),
     file('C:\\Users\\bob\\Downloads\\cert.pfx', CHROME)],
   // Image load (Sysmon 7)
   ['Windows Service Or Shell Process Loaded A DLL From Windows Temp (Sysmon 7)', 'low', 'persistence',
@@ -126,7 +115,7 @@ describe('built-in rules from the Wazuh Windows ruleset: other readings', () => 
   });
   it('an auto-elevating program started from Settings or Explorer is not a UAC bypass trigger', () => {
     const AUTO = 'Auto-Elevating Windows Program Started By A Shell Or Script';
-    expect(hits(proc(`${S32}fodhelper.exe`, `${S32}fodhelper.exe`, PSH)).get(AUTO)?.level).toBe('medium');
+    expect(hits(proc(`${S32}fodhelper.exe`, `${S32}fodhelper.exe`, PS)).get(AUTO)?.level).toBe('medium');
     expect(hits(proc(`${S32}sdclt.exe`, 'sdclt.exe /KickOffElev', CMD)).get(AUTO)?.level).toBe('medium');
     expect(hits(proc(`${S32}fodhelper.exe`, `${S32}fodhelper.exe`, 'C:\\Windows\\ImmersiveControlPanel\\SystemSettings.exe')).has(AUTO)).toBe(false);
   });
@@ -137,16 +126,16 @@ describe('built-in rules from the Wazuh Windows ruleset: other readings', () => 
   });
   it('programs written by PowerShell: an Add-Type assembly or a runtime library in a temporary folder is not a download, and Windows Temp is left to the drop rule', () => {
     const DROP = 'Program Or Library Written By PowerShell Outside Program And Module Folders (Sysmon 11)';
-    expect(hits(file(`${TEMP}swetvsln\\swetvsln.dll`, PSH)).has(DROP)).toBe(false);
-    expect(hits(file(`${TEMP}2\\5D7E45CF-D87F-436C-BEF5-8EE8BDECA366\\api-ms-win-core-file-l1-1-0.dll`, PSH)).has(DROP)).toBe(false);
-    expect(hits(file(`${TEMP}payload\\beacon.dll`, PSH)).get(DROP)?.level).toBe('low');
+    expect(hits(file(`${TMP}swetvsln\\swetvsln.dll`, PS)).has(DROP)).toBe(false);
+    expect(hits(file(`${TMP}2\\5D7E45CF-D87F-436C-BEF5-8EE8BDECA366\\api-ms-win-core-file-l1-1-0.dll`, PS)).has(DROP)).toBe(false);
+    expect(hits(file(`${TMP}payload\\beacon.dll`, PS)).get(DROP)?.level).toBe('low');
     // A program in Windows Temp is the public-folder drop rule's, with the same technique and level: reported once.
-    expect(hits(file('C:\\Windows\\Temp\\upd.exe', PSH)).has(DROP)).toBe(false);
-    expect(hits(file('C:\\Windows\\Temp\\upd.exe', PSH)).has('Executable Dropped In A Public Or Temporary Folder (Sysmon 11)')).toBe(true);
+    expect(hits(file('C:\\Windows\\Temp\\upd.exe', PS)).has(DROP)).toBe(false);
+    expect(hits(file('C:\\Windows\\Temp\\upd.exe', PS)).has('Executable Dropped In A Public Or Temporary Folder (Sysmon 11)')).toBe(true);
   });
   it('the control-panel shell rule also reads Security 4688, by its mandatory label', () => {
     const CTRL = 'Shell Started At High Integrity By The Control Panel';
-    const created = (label: string): Ev => win('Security', 'Microsoft-Windows-Security-Auditing', 4688, { SubjectUserSid: 'S-1-5-21-1-2-3-1105', SubjectUserName: 'bob', SubjectDomainName: 'CORP', NewProcessName: PSH, CommandLine: 'powershell.exe', ParentProcessName: `${S32}control.exe`, MandatoryLabel: label });
+    const created = (label: string): Ev => win('Security', 'Microsoft-Windows-Security-Auditing', 4688, { SubjectUserSid: 'S-1-5-21-1-2-3-1105', SubjectUserName: 'bob', SubjectDomainName: 'CORP', NewProcessName: PS, CommandLine: 'powershell.exe', ParentProcessName: `${S32}control.exe`, MandatoryLabel: label });
     expect(hits(created('S-1-16-12288')).get(CTRL)?.level).toBe('medium');
     expect(hits(created('S-1-16-8192')).has(CTRL)).toBe(false);
   });
@@ -157,8 +146,8 @@ describe('built-in rules from the Wazuh Windows ruleset: other readings', () => 
   });
   it('archives: PowerShell writing a zip anywhere is read; 7-Zip writing one in a user folder is not', () => {
     const ARC = 'Archive Written To Users Public Or By PowerShell (Sysmon 11)';
-    expect(hits(file(`${TEMP}docs.zip`, PSH)).get(ARC)?.level).toBe('low');
-    expect(hits(file(`${TEMP}docs.zip`, 'C:\\Program Files\\7-Zip\\7zG.exe')).has(ARC)).toBe(false);
+    expect(hits(file(`${TMP}docs.zip`, PS)).get(ARC)?.level).toBe('low');
+    expect(hits(file(`${TMP}docs.zip`, 'C:\\Program Files\\7-Zip\\7zG.exe')).has(ARC)).toBe(false);
   });
   it('discovery functions: session, share and server enumeration in a script block are read once, by the network enumeration rule', () => {
     const h = hits(script('[Netapi32]::NetSessionEnum($srv, $null, $null, 10, [ref]$ptr, -1, [ref]$read, [ref]$total, [ref]0)'));

@@ -1,6 +1,7 @@
 // Shared pieces of the built-in rule tests: the built-in rules read from their files (not the bundle, so a test runs on
-// the rules as written), a Windows event, the detections of some events, and the catalogue check every family's test
-// file runs (each rule fires on its event with its level and a tactic, and stays quiet on a benign near miss).
+// the rules as written), a Windows event, the detections of some events, the catalogue check every family's test
+// file runs (each rule fires on its event with its level and a tactic, and stays quiet on a benign near miss), and the
+// event makers and paths the family files share.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
@@ -47,3 +48,48 @@ export function describeCatalogue(name: string, cases: readonly CatalogueCase[])
     });
   });
 }
+
+// The shared event makers of the catalogue test files. Their events take their times from one clock that starts at 0
+// in each test file (vitest loads this module once per file) and advances a second an event, in the order made.
+let clock = 0;
+
+export const S32 = 'C:\\Windows\\System32\\';
+export const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
+export const CMD = `${S32}cmd.exe`;
+export const EXPL = 'C:\\Windows\\explorer.exe';
+export const OFFICE = 'C:\\Program Files\\Microsoft Office\\root\\Office16\\';
+export const CHROME = 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe';
+export const TMP = 'C:\\Users\\bob\\AppData\\Local\\Temp\\';
+/** The user of the Sysmon makers' events. */
+export const USER = 'CORP\\bob';
+/** The subject of Security events made by a domain user (alice). */
+export const SUBJ = { SubjectUserSid: 'S-1-5-21-1-2-3-1104', SubjectUserName: 'alice', SubjectDomainName: 'CORP', SubjectLogonId: '0x3a1f2' };
+export const SYSMON_CHANNEL = 'Microsoft-Windows-Sysmon/Operational';
+
+/** The last part of a Windows path. */
+export const baseName = (p: string): string => p.split('\\').pop() ?? p;
+
+/** The clock's next second. */
+export const tick = (): number => clock++;
+/** A Windows event at the clock's next second (host WS01 unless given). */
+export const win = (channel: string, provider: string, eventId: number, data: JsonRecord, host = 'WS01'): Ev => windowsEvent(tick(), channel, provider, eventId, data, host);
+/** A Sysmon event on WS01. */
+export const sysmon = (eventId: number, data: JsonRecord): Ev => win(SYSMON_CHANNEL, 'Microsoft-Windows-Sysmon', eventId, data, 'WS01');
+/** A Security audit event. */
+export const sec = (eventId: number, data: JsonRecord, host = 'WS01'): Ev => win('Security', 'Microsoft-Windows-Security-Auditing', eventId, data, host);
+/** A PowerShell 4104 script block in one part. */
+export const script = (text: string, host = 'WS01'): Ev =>
+  win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { MessageNumber: 1, MessageTotal: 1, ScriptBlockText: text, ScriptBlockId: '{6}', Path: '' }, host);
+/** Sysmon 11 (or another file event id): a file written. */
+export const file = (target: string, image: string, eventId = 11): Ev => sysmon(eventId, { Image: image, TargetFilename: target, User: USER, CreationUtcTime: '2026-11-30 10:00:00.000' });
+/** Sysmon 7: a signed image loaded (`extra` overrides or adds fields). */
+export const load = (image: string, loaded: string, extra: JsonRecord = {}): Ev =>
+  sysmon(7, { Image: image, ImageLoaded: loaded, OriginalFileName: baseName(loaded), Signed: 'true', User: USER, ...extra });
+/** Sysmon 13: a registry value set. */
+export const reg = (key: string, details: string, image = `${S32}reg.exe`): Ev => sysmon(13, { EventType: 'SetValue', Image: image, TargetObject: key, Details: details, User: USER });
+/** Sysmon 3: a TCP connection from this host. */
+export const net = (image: string, ip: string, port: number, initiated = 'true', sourceIp = '10.0.0.5'): Ev =>
+  sysmon(3, { Image: image, User: USER, Protocol: 'tcp', Initiated: initiated, SourceIp: sourceIp, SourcePort: '50123', DestinationIp: ip, DestinationPort: String(port) });
+/** Sysmon 10: a process opened by another (the call trace ends in the source program unless given). */
+export const processAccess = (source: string, target: string, granted: string, trace = `C:\\Windows\\SYSTEM32\\ntdll.dll+9d4c4|C:\\Windows\\System32\\KERNELBASE.dll+2c13e|${source}+1a2b`): Ev =>
+  sysmon(10, { SourceImage: source, TargetImage: target, GrantedAccess: granted, CallTrace: trace, SourceUser: USER, TargetUser: 'NT AUTHORITY\\SYSTEM' });
