@@ -3,6 +3,7 @@ import type { FeatureMatrix } from './dataset.js';
 import { Random } from './random.js';
 import { allocTree, type Tree } from './tree.js';
 import { WASM } from './histbuild.wasm.js';
+import { compileKernel, growMemory, instantiateKernel, type WasmMemory } from './wasm.js';
 
 /**
  * Per-feature cut points. A value v falls in bin = number of cuts <= v (so bins 0..cuts.length),
@@ -176,18 +177,9 @@ function addOffset(bins: Uint16Array, slots: Uint16Array | Uint32Array, f: numbe
   for (let k = f; k < bins.length; k += cols) slots[k] = o + bins[k]!;
 }
 
-/**
- * The slice of the WebAssembly API used here (the project's TypeScript libraries declare no WebAssembly types:
- * they come with the DOM library, which engine code does not load).
- */
-interface WasmApi {
-  readonly Module: new (bytes: Uint8Array) => object;
-  readonly Instance: new (module: object, imports: object) => { readonly exports: unknown };
-}
-
 /** histbuild.wat's exports (see the comments there). */
 interface HistExports {
-  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  readonly memory: WasmMemory;
   build(hist: number, histBytes: number, slots: number, wide: number, rowBytes: number, rows: number, count: number, gh: number, feats: number, nf: number): void;
   buildAll(hist: number, histBytes: number, slots: number, wide: number, rowBytes: number, rows: number, count: number, gh: number): void;
   subtract(parent: number, small: number, bytes: number): void;
@@ -235,8 +227,7 @@ class HistKernel {
   private rowBytes = 0;
 
   constructor() {
-    const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-    this.exports = new wasm.Instance(new wasm.Module(Buffer.from(WASM, 'base64')), {}).exports as HistExports;
+    this.exports = instantiateKernel<HistExports>(compileKernel(WASM));
     this.u8 = new Uint8Array(0);
     this.u32 = new Uint32Array(0);
     this.i32 = new Int32Array(0);
@@ -393,11 +384,7 @@ class HistKernel {
 
   reserve(total: number): void {
     if (total > kernelLimit) throw new RangeError('histogram kernel memory limit');
-    const have = this.exports.memory.buffer.byteLength;
-    if (have < total) {
-      this.exports.memory.grow(Math.ceil((total - have) / 65536));
-      this.views();
-    }
+    if (growMemory(this.exports.memory, total)) this.views();
   }
 }
 

@@ -7,6 +7,7 @@ import { sigmoid, type JsonValue, type TrainingData } from './gbdt.js';
 import { minimizeLbfgs } from './optimize.js';
 import type { ShapExplanation } from './treeshap.js';
 import { WASM } from './linfit.wasm.js';
+import { compileKernel, growMemory, instantiateKernel, type WasmMemory } from './wasm.js';
 
 /**
  * margin(x) = intercept + sum_i weights[i] * (x[i] - mean[i]) / scale[i], with a missing x[i] taken as mean[i].
@@ -145,18 +146,9 @@ const SCORE_BLOCK_VALUES = 32_768;
 /** Fewer rows than this are scored by the JavaScript loop (the kernel's copies cost more than they save). */
 const SCORE_KERNEL_MIN_ROWS = 8;
 
-/**
- * The slice of the WebAssembly API used here (the project's TypeScript libraries declare no WebAssembly types:
- * they come with the DOM library, which engine code does not load).
- */
-interface WasmApi {
-  readonly Module: new (bytes: Uint8Array) => object;
-  readonly Instance: new (module: object, imports: object) => { readonly exports: unknown };
-}
-
 /** linfit.wat's exports. */
 interface LinfitExports {
-  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  readonly memory: WasmMemory;
   margins(z: number, rows: number, d: number, theta: number, b: number, out: number): void;
   residuals(m: number, y: number, w: number, r: number, rows: number, acc: number): void;
   evaluate(z: number, rows: number, d: number, theta: number, b: number, m: number, y: number, w: number, r: number, out: number, acc: number, block: number): void;
@@ -183,9 +175,8 @@ class Linfit {
   private acc = new Float64Array(0);
 
   constructor() {
-    const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
     const imports = { math: { exp: Math.exp, log1p: Math.log1p } };
-    this.exports = new wasm.Instance(new wasm.Module(Buffer.from(WASM, 'base64')), imports).exports as LinfitExports;
+    this.exports = instantiateKernel<LinfitExports>(compileKernel(WASM), imports);
   }
 
   layout(n: number, d: number): this {
@@ -199,7 +190,7 @@ class Linfit {
     const y = stats + 2 * d * 8;
     const w = y + n * 8;
     const acc = w + n * 8;
-    this.grow(acc + 16);
+    growMemory(this.exports.memory, acc + 16);
     const buffer = this.exports.memory.buffer;
     this.n = n;
     this.d = d;
@@ -249,7 +240,7 @@ class Linfit {
     const wAt = 2 * n * 8;
     const rAt = 3 * n * 8;
     const acc = 4 * n * 8;
-    this.grow(acc + 16);
+    growMemory(this.exports.memory, acc + 16);
     const f64 = new Float64Array(this.exports.memory.buffer);
     f64.set(m, 0);
     for (let i = 0; i < n; i++) {
@@ -264,7 +255,7 @@ class Linfit {
 
   /** linfit.wat `logs` over a copy of values at the start of the kernel's memory. */
   logsOf(values: Float64Array): Float64Array {
-    this.grow(values.length * 8 + 16);
+    growMemory(this.exports.memory, values.length * 8 + 16);
     const f64 = new Float64Array(this.exports.memory.buffer, 0, values.length);
     f64.set(values);
     this.exports.logs(0, values.length);
@@ -281,7 +272,7 @@ class Linfit {
     const meanAt = n * d * 8;
     const countAt = meanAt + d * 8;
     const sqAt = countAt + d * 8;
-    this.grow(sqAt + d * 8);
+    growMemory(this.exports.memory, sqAt + d * 8);
     const f64 = new Float64Array(this.exports.memory.buffer);
     f64.set(x.data.subarray(0, n * d), 0);
     if (log) this.exports.logs(0, n * d);
@@ -315,7 +306,7 @@ class Linfit {
     const scale = mean + d * 8;
     const xAt = scale + d * 8;
     const outAt = xAt + block * d * 8;
-    this.grow(outAt + block * 8);
+    growMemory(this.exports.memory, outAt + block * 8);
     const f64 = new Float64Array(this.exports.memory.buffer);
     f64.set(model.weights, w / 8);
     f64.set(model.mean, mean / 8);
@@ -327,11 +318,6 @@ class Linfit {
       this.exports.score(xAt, count, d, w, mean, scale, model.intercept, outAt);
       for (let i = 0; i < count; i++) out[start + i] = sigmoid(margins[i]!);
     }
-  }
-
-  private grow(total: number): void {
-    const memory = this.exports.memory;
-    if (memory.buffer.byteLength < total) memory.grow(Math.ceil((total - memory.buffer.byteLength) / 65536));
   }
 
   /**

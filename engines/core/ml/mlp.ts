@@ -8,6 +8,7 @@ import { standardization } from './linear.js';
 import { logLoss } from './metrics.js';
 import { Random } from './random.js';
 import { WASM } from './mlpscore.wasm.js';
+import { compileKernel, growMemory, instantiateKernel, type WasmMemory } from './wasm.js';
 
 /**
  * margin(x) = b2 + sum_h w2[h] relu(b1[h] + sum_f w1[h * F + f] z_f), z_f = (x_f - mean_f) / scale_f,
@@ -140,18 +141,9 @@ export function mlpMargin(model: MlpModel, x: FeatureMatrix): Float64Array {
   return out;
 }
 
-/**
- * The slice of the WebAssembly API used here (the project's TypeScript libraries declare no WebAssembly types:
- * they come with the DOM library, which engine code does not load).
- */
-interface WasmApi {
-  readonly Module: new (bytes: Uint8Array) => object;
-  readonly Instance: new (module: object, imports: object) => { readonly exports: unknown };
-}
-
 /** mlpscore.wat's exports (see the comments there). */
 interface ScoreExports {
-  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  readonly memory: WasmMemory;
   score(x: number, rows: number, inputs: number, hp: number, w1t: number, b1: number, w2: number, b2: number, mean: number, scale: number, pre: number, out: number): void;
   margins(z: number, rows: number, inputs: number, hp: number, w1t: number, b1: number, w2: number, b2: number, pre: number, out: number): void;
   backward(z: number, rows: number, inputs: number, hp: number, pre: number, d: number, w2: number, gw1t: number, gb1: number, gw2: number, scratch: number): void;
@@ -167,19 +159,14 @@ class Scorer {
   f64: Float64Array;
 
   constructor() {
-    const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-    compiled ??= new wasm.Module(Buffer.from(WASM, 'base64'));
-    this.exports = new wasm.Instance(compiled, {}).exports as ScoreExports;
+    compiled ??= compileKernel(WASM);
+    this.exports = instantiateKernel<ScoreExports>(compiled);
     this.f64 = new Float64Array(this.exports.memory.buffer);
   }
 
   /** Makes the memory at least `bytes` long. */
   reserve(bytes: number): this {
-    const have = this.exports.memory.buffer.byteLength;
-    if (have < bytes) {
-      this.exports.memory.grow(Math.ceil((bytes - have) / 65536));
-      this.f64 = new Float64Array(this.exports.memory.buffer);
-    }
+    if (growMemory(this.exports.memory, bytes)) this.f64 = new Float64Array(this.exports.memory.buffer);
     return this;
   }
 }

@@ -1,6 +1,7 @@
 // A tree ensemble packed for prediction: every tree's nodes in two shared flat arrays, children side by side, traversed over blocks of rows.
 import type { Tree } from './tree.js';
 import { WASM } from './treepredict.wasm.js';
+import { compileKernel, growMemory, instantiateKernel, type WasmMemory } from './wasm.js';
 
 /**
  * All trees of an ensemble in one layout. Node k of the pack has `code[2k]` = feature | (missing goes right) << 24
@@ -168,17 +169,8 @@ function kernelModel(trees: readonly Tree[], denseDepth: Int32Array, denseAt: In
   return { used, trees: table, code, num: denseNum, leaves };
 }
 
-/**
- * The slice of the WebAssembly API used here (the project's TypeScript libraries declare no WebAssembly types:
- * they come with the DOM library, which engine code does not load).
- */
-interface WasmApi {
-  readonly Module: new (bytes: Uint8Array) => object;
-  readonly Instance: new (module: object, imports: object) => { readonly exports: unknown };
-}
-
 interface KernelExports {
-  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  readonly memory: WasmMemory;
   predict(x: number, rows: number, rowBytes: number, trees: number, nt: number, code: number, num: number, leaves: number, out: number): void;
 }
 
@@ -202,8 +194,7 @@ function align(n: number): number {
 /** The kernel with `m` in its memory and room for `bytes` more after it; returns the first free byte. */
 function loadKernel(m: KernelModel, bytes: number): { exports: KernelExports; base: number; at: { trees: number; code: number; num: number; leaves: number } } {
   if (!instance) {
-    const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-    const exports = new wasm.Instance(new wasm.Module(Buffer.from(WASM, 'base64')), {}).exports as KernelExports;
+    const exports = instantiateKernel<KernelExports>(compileKernel(WASM));
     instance = { exports, model: null, trees: 0, code: 0, num: 0, leaves: 0, free: 0 };
   }
   const k = instance;
@@ -217,7 +208,7 @@ function loadKernel(m: KernelModel, bytes: number): { exports: KernelExports; ba
     k.free = align(k.leaves + m.leaves.byteLength);
   }
   const need = k.free + bytes;
-  if (memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
+  growMemory(memory, need);
   if (k.model !== m) {
     const buf = memory.buffer;
     new Int32Array(buf, k.trees, m.trees.length).set(m.trees);
