@@ -1,8 +1,9 @@
 // Evidence access: only below the evidence root, symbolic links that escape it refused, files opened read-only and hashed in 1 MiB chunks.
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { VitrineError } from '../core/errors.js';
+import { readFullySync } from './read-fully.js';
 
 /** Environment variable naming the folder below which evidence may be read. */
 export const EVIDENCE_ROOT_ENV = 'FORENSIC_EVIDENCE_ROOT';
@@ -150,17 +151,11 @@ export class EvidenceFile {
   /** Reads up to `into.length` bytes at `position`; returns the count (short only at the end of the file). */
   readInto(into: Uint8Array, position: number): number {
     const fd = this.handle();
-    let n = 0;
     try {
-      while (n < into.length) {
-        const got = readSync(fd, into, n, into.length - n, position + n);
-        if (got === 0) break;
-        n += got;
-      }
+      return readFullySync(fd, into, position);
     } catch (err) {
       throw ioError(err);
     }
-    return n;
   }
 
   /** The bytes [position, position + length), shorter at the end of the file. */

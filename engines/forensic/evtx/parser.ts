@@ -1,8 +1,9 @@
 // Windows XML Event Log (EVTX) reader: file header, then chunk by chunk (64 KiB each) from a buffer or a file handle.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { VitrineError } from '../../core/errors.js';
+import { readFullySync } from '../read-fully.js';
 import { DEFAULT_BINXML_LIMITS, type BinXmlLimits } from './binxml.js';
 import {
   CHUNK_SIZE,
@@ -275,17 +276,11 @@ async function openFileAsync(path: string): Promise<Awaited<ReturnType<typeof op
 
 /** Reads until `into` is full or the file ends; returns the byte count. */
 function readFully(fd: number, into: Uint8Array, position: number): number {
-  let n = 0;
   try {
-    while (n < into.length) {
-      const got = readSync(fd, into, n, into.length - n, position + n);
-      if (got === 0) break;
-      n += got;
-    }
+    return readFullySync(fd, into, position);
   } catch (err) {
     throw ioError(err);
   }
-  return n;
 }
 
 async function readFullyAsync(handle: Awaited<ReturnType<typeof open>>, into: Uint8Array, position: number): Promise<number> {
