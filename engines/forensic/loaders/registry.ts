@@ -1,6 +1,6 @@
 // The parser registry: one plain loader per artefact kind, detected from magic bytes and content (never the file name's extension).
 import { VitrineError } from '../../core/errors.js';
-import type { ArtifactKind, EventDraft, EventEntity, EventTime, JsonRecord, RawRecordRef, ReliabilityGrade } from '../event.js';
+import type { ArtifactKind, EventDraft, RawRecordRef, ReliabilityGrade } from '../event.js';
 import type { EvidenceFile } from '../evidence.js';
 import type { TextLine } from '../text.js';
 
@@ -48,15 +48,8 @@ export type DetectSample =
 /** Bytes of a file's head that detection reads. */
 export const DETECT_HEAD_BYTES = 64 * 1024;
 
-/** What a loader states about one record; the context fills in the artefact, loader and grade. */
-export interface DraftFields {
-  readonly actor: EventEntity | null;
-  readonly action: string;
-  readonly object: EventEntity | null;
-  readonly time: EventTime;
-  readonly host: string | null;
-  readonly summary: string;
-  readonly attributes: JsonRecord;
+/** What a loader states about one record (the draft's own fields); the context fills in the artefact, loader and grade. */
+export interface DraftFields extends Pick<EventDraft, 'actor' | 'action' | 'object' | 'time' | 'host' | 'summary' | 'attributes'> {
   readonly record: Omit<RawRecordRef, 'artifactSha256'>;
 }
 
