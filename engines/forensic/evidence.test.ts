@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../core/canonical.js';
-import { VitrineError } from '../core/errors.js';
 import { EVIDENCE_ROOT_ENV, EvidenceFile, HASH_CHUNK_SIZE, evidenceRootFromEnv, fileSha256, listEvidenceFolder, resolveEvidence } from './evidence.js';
 import { csvFields, csvRecords, linesOf } from './text.js';
+import { refusal } from './refusal.fixture.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -24,16 +24,6 @@ function layout(): { base: string; root: string; outside: string } {
   const outside = path.join(base, 'secret.txt');
   writeFileSync(outside, 'not evidence\n');
   return { base, root, outside };
-}
-
-function refusal(fn: () => unknown): VitrineError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof VitrineError) return err;
-    throw err;
-  }
-  throw new Error('expected a refusal');
 }
 
 describe('resolveEvidence', () => {

@@ -13,6 +13,7 @@ import { readCanonicalTime } from './time.js';
 import { Random } from '../core/ml/random.js';
 import { defaultRegistry } from './loaders/index.js';
 import { LoaderRegistry, type Loader } from './loaders/registry.js';
+import { refusal } from './refusal.fixture.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const corpus = hasCorpora() ? describe : describe.skip;
@@ -25,16 +26,6 @@ function tmp(): string {
   const d = mkdtempSync(path.join(tmpdir(), 'forensic-ingest-'));
   dirs.push(d);
   return d;
-}
-
-function refusal(fn: () => unknown): VitrineError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof VitrineError) return err;
-    throw err;
-  }
-  throw new Error('expected a refusal');
 }
 
 /** One artefact of every kind, copied under names that say nothing (or the wrong thing) about the format. */

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../test/corpora.js';
-import { VitrineError } from '../../core/errors.js';
 import { ingestArtifact, type IngestResult } from '../ingest.js';
 import { datasetEventSchema, datasetJsonSchema, plainDatasetEvent } from './dataset.js';
 import { escapePreproc, unescapePreproc } from './preproc.js';
+import { refusal } from '../refusal.fixture.js';
 
 const resources = path.join(REPO_ROOT, 'resources', 'forensic');
 const dirs: string[] = [];
@@ -20,16 +20,6 @@ function loadText(text: string, name = 'input'): IngestResult {
   dirs.push(dir);
   writeFileSync(path.join(dir, name), text);
   return ingestArtifact(name, { evidenceRoot: dir });
-}
-
-function refusal(fn: () => unknown): VitrineError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof VitrineError) return err;
-    throw err;
-  }
-  throw new Error('expected a refusal');
 }
 
 const header = { format: 'vitrine.forensic.dataset', version: 1 };
