@@ -1,19 +1,7 @@
 // The numeric time reader against Date.parse: the same milliseconds for every canonical text, and a refusal (general path) for the rest.
 import { describe, expect, it } from 'vitest';
 import { POWERS_OF_TEN, canonicalTimeMs, civilToEpochSeconds, formatEpochSeconds, parseIsoTime, parseTimeMs, readCanonicalTime, readCanonicalTimeText, type CanonicalTimeParts } from './time.js';
-
-/** A small deterministic generator (xorshift), so the sample is the same on every run. */
-function rng(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 2 ** 32;
-  };
-}
+import { xorshift } from './xorshift.fixture.js';
 
 describe('POWERS_OF_TEN', () => {
   it('holds 10 ** k for every fraction length a canonical time has (0 to 9), the same numbers the operator gives', () => {
@@ -24,7 +12,7 @@ describe('POWERS_OF_TEN', () => {
 
 describe('readCanonicalTime and parseTimeMs', () => {
   it('give Date.parse\'s milliseconds and the written fraction for canonical texts from 1970 to 9999 (leap days, every fraction length)', () => {
-    const r = rng(7);
+    const r = xorshift(7);
     const parts: CanonicalTimeParts = { seconds: 0, fraction: 0, digits: 0 };
     for (let i = 0; i < 4000; i++) {
       const ms = Math.floor(r() * (Date.UTC(9999, 11, 31, 23, 59, 59) - 0));
@@ -78,7 +66,7 @@ describe('readCanonicalTime and parseTimeMs', () => {
 
 describe('readCanonicalTime keeps the last text read', () => {
   it('gives the numbers reading the text gives, for texts repeated, alternating, refused and equal in other strings', () => {
-    const r = rng(11);
+    const r = xorshift(11);
     const pool = ['2019-03-19T23:34:27.1234567Z', '2019-03-19T23:34:27.1234568Z', '2019-03-19T23:34:27Z', '2019-03-19T23:34:27.123Z', '2024-02-30T00:00:00Z', 'x', '2019-03-19T23:34:28.1234567Z'];
     const got: CanonicalTimeParts = { seconds: 0, fraction: 0, digits: 0 };
     const want: CanonicalTimeParts = { seconds: 0, fraction: 0, digits: 0 };
@@ -98,7 +86,7 @@ describe('readCanonicalTime keeps the last text read', () => {
 
 describe('parseIsoTime on canonical texts', () => {
   it('gives the text itself and its precision, as the general path does', () => {
-    const r = rng(11);
+    const r = xorshift(11);
     for (let i = 0; i < 3000; i++) {
       const base = new Date(Math.floor(r() * Date.UTC(9999, 11, 31))).toISOString().slice(0, 19);
       const digits = i % 10;
@@ -137,7 +125,7 @@ function civilWithDate(year: number, month: number, day: number, hour: number, m
 
 describe('formatEpochSeconds and civilToEpochSeconds', () => {
   it('give what Date gives, across the whole range, at its edges and for impossible values', () => {
-    const r = rng(11);
+    const r = xorshift(11);
     const lo = Date.UTC(1, 0, 1) / 1000;
     const hi = Date.UTC(9999, 11, 31, 23, 59, 59) / 1000;
     const seconds: number[] = [0, -0, 1, -1, 59, 60, 86_399, 86_400, -86_400, lo, lo - 1, hi, hi + 1, 8.64e12, -8.64e12, 8.64e12 + 1, -8.64e12 - 1, 951_782_400, 951_868_799, 1.5, Number.NaN, Infinity, 2 ** 53, -(2 ** 53)];

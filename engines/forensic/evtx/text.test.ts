@@ -1,23 +1,13 @@
 // The EVTX text primitives against references built another way: FILETIME and SYSTEMTIME through Date, GUIDs byte by byte.
 import { describe, expect, it } from 'vitest';
 import { filetimeIso, guidText, hexUpper, sidText, systemtimeIso, utf16 } from './text.js';
-
-/** xorshift, so failures reproduce. */
-function rng(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 4294967296;
-  };
-}
+import { xorshift } from '../xorshift.fixture.js';
 
 const TICKS_1601_TO_1970 = 116444736000000000n;
 
 describe('EVTX text primitives', () => {
   it('write FILETIME as Date does (to the second) with seven fraction digits, across days, hours and years', () => {
-    const r = rng(17);
+    const r = xorshift(17);
     for (let i = 0; i < 5000; i++) {
       // Times from 1970 to 2100, in runs within one day (the kept day text) and jumps.
       const ms = i % 4 === 0 ? Math.floor(r() * 4_102_444_800_000) : 1_700_000_000_000 + i * 997_013;
@@ -75,7 +65,7 @@ describe('EVTX text primitives', () => {
       }
       return s;
     };
-    const r = rng(31);
+    const r = xorshift(31);
     const data = new Uint8Array(4096);
     let repeated = 0;
     for (let i = 0; i < 3000; i++) {
@@ -117,7 +107,7 @@ describe('EVTX text primitives', () => {
       if (units <= 32 && !surrogate) return String.fromCharCode(...Array.from({ length: n }, (_, i) => data[off + 2 * i]! | (data[off + 2 * i + 1]! << 8)));
       return decoder.decode(data.subarray(off, off + 2 * n));
     };
-    const r = rng(29);
+    const r = xorshift(29);
     const pick = [0x41, 0x7a, 0xe9, 0x20ac, 0xfeff, 0xd83d, 0xde00, 0xdbff, 0x4e2d, 0x0a, 0];
     let surrogates = 0;
     let marks = 0;

@@ -9,21 +9,11 @@ import { MatchEngine, MEMO_MIN_LENGTH, NeedleAutomaton } from './engine.js';
 import { readLogsourceMappings, type SourceId } from './logsource.js';
 import { evaluate, InputView, loadSigmaRules, parseCondition, SHIPPED_RULE_SETS, shippedRulesDir, SIGMA_STATUSES, sigmaRuleSetFromTexts, sourceOf, type Binding, type CompiledRule, type SigmaInput, type SigmaRuleSet } from './index.js';
 import { regexTest } from './value.js';
-
-/** A deterministic pseudo-random generator (xorshift), so failures reproduce. */
-function rng(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 4294967296;
-  };
-}
+import { xorshift } from '../xorshift.fixture.js';
 
 describe('the needle automaton', () => {
   it('finds exactly the needles a case-insensitive substring search finds', () => {
-    const r = rng(7);
+    const r = xorshift(7);
     const alphabet = 'abAB-/\\. c';
     const word = (n: number): string => Array.from({ length: n }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
     const needles = Array.from({ length: 60 }, () => word(1 + Math.floor(r() * 5)).toLowerCase());
@@ -37,7 +27,7 @@ describe('the needle automaton', () => {
     }
   });
   it('builds from sorted needles the same tables as by child look-ups, and finds what a substring search finds', () => {
-    const r = rng(31);
+    const r = xorshift(31);
     const alphabet = 'ab-/\\. c0';
     const word = (n: number): string => Array.from({ length: n }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
     type Tables = { delta: Int32Array; fail: Int32Array; outStart: Int32Array; outList: Int32Array; classes: number };
@@ -73,7 +63,7 @@ describe('the needle automaton', () => {
     expect(got).toEqual([0]);
   });
   it('gives for a text it has kept what a fresh scan gives: the same variants, the same non-ASCII flag', () => {
-    const r = rng(11);
+    const r = xorshift(11);
     const alphabet = 'abAB-/\\. c\u212A';
     const word = (n: number): string => Array.from({ length: n }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
     const needles = Array.from({ length: 40 }, () => word(1 + Math.floor(r() * 4)).replace(/\u212A/g, 'k').toLowerCase());
@@ -91,7 +81,7 @@ describe('the needle automaton', () => {
       }
   });
   it('hands a sink that takes each variant once the same variants in the same order whether a short text is kept or scanned', () => {
-    const r = rng(23);
+    const r = xorshift(23);
     const alphabet = 'abAB-/\\. c\u212A0';
     const word = (n: number): string => Array.from({ length: n }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
     const needles = Array.from({ length: 50 }, () => word(1 + Math.floor(r() * 4)).replace(/\u212A/g, 'k').toLowerCase());
@@ -155,7 +145,7 @@ describe('conditions and event ids decided per source', () => {
   }
 
   it('a rule matches exactly when its condition, evaluated over its searches, holds (EventID items included)', () => {
-    const r = rng(11);
+    const r = xorshift(11);
     let held = 0;
     let checked = 0;
     for (let k = 0; k < 120; k++) {
@@ -336,7 +326,7 @@ describe('automata shared by sources whose needles differ by a few', () => {
     action: 'x',
     attributes: sysmon ? { eventId: 1, channel: 'Microsoft-Windows-Sysmon/Operational', data: { CommandLine: cmd } } : { eventId: 4688, channel: 'Security', data: { CommandLine: cmd } },
   });
-  const r = rng(5);
+  const r = xorshift(5);
   const events = Array.from({ length: 80 }, () => {
     const words = Array.from({ length: 1 + Math.floor(r() * 3) }, () => (r() < 0.15 ? 'ONLYSYSMON' : `TOOL${Math.floor(r() * 140)}X`));
     return event(r() < 0.5, `run ${words.join(' ')} now`);
