@@ -8,7 +8,8 @@ import { clip, headLines, type ArtifactSource, type DetectSample, type LoadConte
 
 /** What scanBsdHeader reads (kept as the reference the tests compare it with). */
 export const BSD_HEADER = /^(?:<\d{1,3}>)?([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))? (\S+) (.*)$/;
-const ISO_HEADER = /^(?:<\d{1,3}>(?:1 )?)?(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})) (\S+) (.*)$/;
+/** The RFC 5424-style header with an ISO time: `<pri>1 time host rest`. */
+export const ISO_HEADER = /^(?:<\d{1,3}>(?:1 )?)?(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})) (\S+) (.*)$/;
 /** `program[pid]: message`, the program being everything up to the first `[pid]: ` or `: ` (as loghub splits it). */
 export const PROGRAM = /^\s*(.+?)(?:\[(\d+)\])?:(?: (.*))?$/;
 

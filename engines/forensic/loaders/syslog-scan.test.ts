@@ -3,9 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { MONTHS } from '../time.js';
-import { BSD_HEADER, PROGRAM, isRegExpSpace, parseSyslogLine, scanBsdHeader, summaryMemo, syslogSummary, type SyslogLine } from './authlog.js';
-
-const ISO_HEADER = /^(?:<\d{1,3}>(?:1 )?)?(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})) (\S+) (.*)$/;
+import { BSD_HEADER, ISO_HEADER, PROGRAM, isRegExpSpace, parseSyslogLine, scanBsdHeader, summaryMemo, syslogSummary, type SyslogLine } from './authlog.js';
 
 /** parseSyslogLine as written with the regular expressions alone. */
 function reference(text: string): unknown {
