@@ -177,6 +177,23 @@ export function identifyArchive(bytes: Uint8Array, options: Pick<ImportOptions, 
   return { ecosystem, name, version, filename, sha256: sha256Hex(bytes), size: bytes.byteLength };
 }
 
+/** The row a newly recorded archive gets (both backends). */
+function newArtifactRow(identity: ReleaseIdentity, options: Pick<ImportOptions, 'source' | 'actor'>, registryJson: string | null): ArtifactRow {
+  return {
+    id: randomUUID(),
+    ecosystem: identity.ecosystem,
+    name: identity.name,
+    version: identity.version,
+    filename: identity.filename,
+    sha256: identity.sha256,
+    size: identity.size,
+    source: options.source,
+    registry_json: registryJson,
+    imported_at: new Date().toISOString(),
+    imported_by: options.actor,
+  };
+}
+
 /** Records an identified archive whose bytes are already at their place in the store; idempotent per (release, digest). */
 export function recordArtifact(db: Database, identity: ReleaseIdentity, options: Pick<ImportOptions, 'registry' | 'source' | 'actor'>): ImportResult {
   const { ecosystem, name, version, sha256 } = identity;
@@ -193,19 +210,7 @@ export function recordArtifact(db: Database, identity: ReleaseIdentity, options:
       }
       return { artifact: toArtifact(existing), created: false };
     }
-    const row: ArtifactRow = {
-      id: randomUUID(),
-      ecosystem,
-      name,
-      version,
-      filename: identity.filename,
-      sha256,
-      size: identity.size,
-      source: options.source,
-      registry_json: registryJson,
-      imported_at: new Date().toISOString(),
-      imported_by: options.actor,
-    };
+    const row = newArtifactRow(identity, options, registryJson);
     db.prepare(`INSERT INTO pkgscan_artifacts (${COLUMNS}) VALUES (@id, @ecosystem, @name, @version, @filename, @sha256, @size, @source, @registry_json, @imported_at, @imported_by)`).run(row);
     return { artifact: toArtifact(row), created: true };
   }).immediate();
@@ -385,19 +390,7 @@ export async function saveArtifact(
 async function recordIn(q: Queryable, identity: ReleaseIdentity, options: Pick<ImportOptions, 'registry' | 'source' | 'actor'>, registryJson: string | null): Promise<ImportResult> {
   const { ecosystem, name, version, sha256 } = identity;
   const key = [ecosystem, name, version, sha256];
-  const row: ArtifactRow = {
-    id: randomUUID(),
-    ecosystem,
-    name,
-    version,
-    filename: identity.filename,
-    sha256,
-    size: identity.size,
-    source: options.source,
-    registry_json: registryJson,
-    imported_at: new Date().toISOString(),
-    imported_by: options.actor,
-  };
+  const row = newArtifactRow(identity, options, registryJson);
   const inserted = await q.run(
     `INSERT INTO pkgscan_artifacts (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (ecosystem, name, version, sha256) DO NOTHING`,
     [row.id, row.ecosystem, row.name, row.version, row.filename, row.sha256, row.size, row.source, row.registry_json, row.imported_at, row.imported_by],
