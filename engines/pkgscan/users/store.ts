@@ -8,8 +8,8 @@ import type { AuditLog } from '../audit/audit.js';
 import type { RefreshTokenStore } from '../auth/token-store.js';
 import type { RefreshTokens } from '../auth/tokens.js';
 import { sqlState } from '../db/postgres.js';
-import type { AsyncDb, Param, Queryable } from '../db/types.js';
-import { countActiveAdmins, findUserByEmail, getUser, insertUser, listUsers, patchUser, publicUser, type StoredUser, type UserFilter, type UserPatch } from './users.js';
+import type { AsyncDb, Queryable } from '../db/types.js';
+import { countActiveAdmins, findUserByEmail, getUser, insertUser, listUsers, patchUser, publicUser, userFilterClause, type StoredUser, type UserFilter, type UserPatch } from './users.js';
 
 /** The lock every PostgreSQL role or active-flag change takes (the last-admin rule spans rows). */
 export const USERS_LOCK = 'users';
@@ -133,22 +133,7 @@ export class PgUserStore implements UserStore {
   }
 
   async list(filter: UserFilter, limit: number, offset: number): Promise<PageOf<User>> {
-    const where: string[] = [];
-    const args: Param[] = [];
-    if (filter.role !== undefined) {
-      where.push('role = ?');
-      args.push(filter.role);
-    }
-    if (filter.active !== undefined) {
-      where.push('active = ?');
-      args.push(filter.active ? 1 : 0);
-    }
-    if (filter.email !== undefined) {
-      // strpos() rather than LIKE: no wildcard characters to escape in the submitted text.
-      where.push('strpos(lower(email), lower(?)) > 0');
-      args.push(filter.email);
-    }
-    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const { clause, args } = userFilterClause(filter, 'strpos');
     const total = (await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM pkgscan_users ${clause}`, args))?.n ?? 0;
     const rows = await this.db.all<UserRow>(`SELECT ${COLS} FROM pkgscan_users ${clause} ORDER BY email LIMIT ? OFFSET ?`, [...args, limit, offset]);
     return { items: rows.map((r) => publicUser(toStored(r))), total: Number(total), limit, offset };

@@ -59,7 +59,12 @@ export interface UserFilter {
   readonly email?: string | undefined;
 }
 
-export function listUsers(db: Database, filter: UserFilter, limit: number, offset: number): PageOf<User> {
+/**
+ * The WHERE clause (empty when nothing filters) and its arguments. `position` is the backend's substring search,
+ * SQLite's instr() or PostgreSQL's strpos() (the same arguments), rather than LIKE: no wildcard characters to escape
+ * in the submitted text.
+ */
+export function userFilterClause(filter: UserFilter, position: 'instr' | 'strpos'): { clause: string; args: (string | number)[] } {
   const where: string[] = [];
   const args: (string | number)[] = [];
   if (filter.role !== undefined) {
@@ -71,11 +76,14 @@ export function listUsers(db: Database, filter: UserFilter, limit: number, offse
     args.push(filter.active ? 1 : 0);
   }
   if (filter.email !== undefined) {
-    // instr() rather than LIKE: no wildcard characters to escape in the submitted text.
-    where.push('instr(lower(email), lower(?)) > 0');
+    where.push(`${position}(lower(email), lower(?)) > 0`);
     args.push(filter.email);
   }
-  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  return { clause: where.length > 0 ? `WHERE ${where.join(' AND ')}` : '', args };
+}
+
+export function listUsers(db: Database, filter: UserFilter, limit: number, offset: number): PageOf<User> {
+  const { clause, args } = userFilterClause(filter, 'instr');
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM pkgscan_users ${clause}`).get(...args) as { n: number }).n;
   const rows = db.prepare(`SELECT ${COLS} FROM pkgscan_users ${clause} ORDER BY email LIMIT ? OFFSET ?`).all(...args, limit, offset) as UserRow[];
   return { items: rows.map((r) => publicUser(toStored(r))), total, limit, offset };
