@@ -3,7 +3,7 @@
 // pkgscan's PostgreSQL repository both use these, so both backends answer alike.
 import type { Severity } from '../contracts/pkgscan.js';
 import type { Advisory, AdvisoryAffectedPackage, AdvisoryImport, AdvisorySourceKind, AdvisorySourceStatus, EpssEntry, KevEntry, LookupResult, SeveritySource } from '../contracts/pkgscan-vulns.js';
-import { ecosystemMatches, entriesFor, fixedVersionsOf } from './match.js';
+import { ecosystemMatches, entriesFor, fixedVersionsOf, matchRecord } from './match.js';
 import { parseOsvRecord, type OsvRecord } from './osv.js';
 
 /** Staleness thresholds in days, by source: KEV and EPSS are published daily, OSV exports continuously. */
@@ -30,6 +30,18 @@ export class ParsedRecords {
   clear(): void {
     this.byKey.clear();
   }
+}
+
+/** The rows whose advisory affects the version, in the rows' order, and how many could not be decided (both stores' lookups). */
+export function affectingRows(parsed: ParsedRecords, rows: readonly AdvisoryRow[], ecosystem: string, name: string, version: string): { matched: AdvisoryRow[]; unknown: number } {
+  const matched: AdvisoryRow[] = [];
+  let unknown = 0;
+  for (const row of rows) {
+    const ans = matchRecord(parsed.of(row), ecosystem, name, version);
+    if (ans === 'affected') matched.push(row);
+    else if (ans === 'unknown') unknown++;
+  }
+  return { matched, unknown };
 }
 
 export interface AdvisoryRow {

@@ -5,8 +5,8 @@ import { stat } from 'node:fs/promises';
 import type { Database, Statement } from 'better-sqlite3';
 import type { Advisory, AdvisoryImport, AdvisorySources, AdvisorySourceKind, AdvisorySourceStatus, EpssEntry, KevEntry, LookupResult } from '../contracts/pkgscan-vulns.js';
 import { VitrineError } from '../errors.js';
-import { advisoryOf, bestEpss, bestNvd, firstKev, importOf, INTERRUPTED_NOTE, lookupResult, lookupSources, mergedAliases, needsNvd, osvSourceDate, ParsedRecords, preferredId, sourceStatusOf, summaryOf, type AdvisoryRow, type ImportRow, type NvdScore, type SourceRow } from './assemble.js';
-import { matchRecord, normaliseName } from './match.js';
+import { advisoryOf, affectingRows, bestEpss, bestNvd, firstKev, importOf, INTERRUPTED_NOTE, lookupResult, lookupSources, mergedAliases, needsNvd, osvSourceDate, ParsedRecords, preferredId, sourceStatusOf, summaryOf, type AdvisoryRow, type ImportRow, type NvdScore, type SourceRow } from './assemble.js';
+import { normaliseName } from './match.js';
 import { cveIdsOf, isMalicious, type OsvRecord } from './osv.js';
 import { severityOfRecord } from './severity.js';
 import { detectKind, readSource, type NvdEntry } from './sources.js';
@@ -334,13 +334,7 @@ export class AdvisoryStore {
     if ('status' in pre) return pre;
     const rows = this.stmt('SELECT DISTINCT a.* FROM vuln_affected f JOIN vuln_advisories a ON a.id = f.advisory_id WHERE f.eco_base = ? AND f.name = ?')
       .all(ecosystemBase(ecosystem), normaliseName(ecosystem, name)) as AdvisoryRow[];
-    const matched: AdvisoryRow[] = [];
-    let unknown = 0;
-    for (const row of rows) {
-      const ans = matchRecord(this.parsed.of(row), ecosystem, name, version);
-      if (ans === 'affected') matched.push(row);
-      else if (ans === 'unknown') unknown++;
-    }
+    const { matched, unknown } = affectingRows(this.parsed, rows, ecosystem, name, version);
     return lookupResult(ecosystem, name, version, pre.missing, pre.stale, unknown, matched.map((r) => this.toAdvisory(r, { ecosystem, name })));
   }
 

@@ -7,8 +7,8 @@ import { stat } from 'node:fs/promises';
 import type { Database } from 'better-sqlite3';
 import type { Advisory, AdvisoryImport, AdvisorySourceKind, AdvisorySources, AdvisorySourceStatus, EpssEntry, KevEntry, LookupResult } from '../../core/contracts/pkgscan-vulns.js';
 import { VitrineError } from '../../core/errors.js';
-import { advisoryOf, bestEpss, bestNvd, firstKev, importOf, INTERRUPTED_NOTE, lookupResult, lookupSources, mergedAliases, needsNvd, osvSourceDate, ParsedRecords, preferredId, sourceStatusOf, summaryOf, type AdvisoryRow, type ImportRow, type NvdScore, type SourceRow } from '../../core/vulns/assemble.js';
-import { matchRecord, normaliseName } from '../../core/vulns/match.js';
+import { advisoryOf, affectingRows, bestEpss, bestNvd, firstKev, importOf, INTERRUPTED_NOTE, lookupResult, lookupSources, mergedAliases, needsNvd, osvSourceDate, ParsedRecords, preferredId, sourceStatusOf, summaryOf, type AdvisoryRow, type ImportRow, type NvdScore, type SourceRow } from '../../core/vulns/assemble.js';
+import { normaliseName } from '../../core/vulns/match.js';
 import { cveIdsOf, isMalicious, type OsvRecord } from '../../core/vulns/osv.js';
 import { severityOfRecord } from '../../core/vulns/severity.js';
 import { detectKind, readSource, type NvdEntry } from '../../core/vulns/sources.js';
@@ -304,13 +304,7 @@ export class PgAdvisories implements AdvisoryRepository {
     const pre = lookupSources(await this.sourceStatuses(), ecosystem, name, version);
     if ('status' in pre) return pre;
     const rows = await this.db.all<AdvisoryRow>('SELECT DISTINCT a.* FROM vuln_affected f JOIN vuln_advisories a ON a.id = f.advisory_id WHERE f.eco_base = ? AND f.name = ? ORDER BY a.id', [ecosystemBase(ecosystem), normaliseName(ecosystem, name)]);
-    const matched: AdvisoryRow[] = [];
-    let unknown = 0;
-    for (const row of rows) {
-      const ans = matchRecord(this.parsed.of(row), ecosystem, name, version);
-      if (ans === 'affected') matched.push(row);
-      else if (ans === 'unknown') unknown++;
-    }
+    const { matched, unknown } = affectingRows(this.parsed, rows, ecosystem, name, version);
     const items: Advisory[] = [];
     for (const r of matched) items.push(await this.toAdvisory(r, { ecosystem, name }));
     return lookupResult(ecosystem, name, version, pre.missing, pre.stale, unknown, items);
