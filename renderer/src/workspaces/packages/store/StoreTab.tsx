@@ -1,8 +1,8 @@
 // The Store tab: import package archives by drop or file picker (one upload at a time, a result per file), and the archives the store holds.
 import { useRef, useState } from 'react';
 import type { PageOf } from '../../../../../engines/core/contracts/pkgscan';
-import { type ApiError, asApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
+import { useUploadQueue } from '../common/hooks';
 import { Progress } from '../../../components/Progress';
 import { bytes, when } from '../common/format';
 import { useLoad } from '../../../components/useLoad';
@@ -26,47 +26,26 @@ export interface StoredArchive {
 
 const MAX_UPLOAD = 256 * 1048576;
 
-type Item =
-  | { readonly key: number; readonly file: string; readonly state: 'waiting' | 'refused'; readonly note?: string }
-  | { readonly key: number; readonly file: string; readonly state: 'sending'; readonly fraction?: number | undefined }
-  | { readonly key: number; readonly file: string; readonly state: 'stored'; readonly archive: StoredArchive }
-  | { readonly key: number; readonly file: string; readonly state: 'failed'; readonly error: ApiError };
+/** What sending an archive gives its upload item. */
+type Sent = { readonly state: 'sending'; readonly fraction?: number | undefined } | { readonly state: 'stored'; readonly archive: StoredArchive };
 
 export function StoreTab({ api, canImport }: { api: PkgscanApi; canImport: boolean }) {
   const [ecosystem, setEcosystem] = useState<'' | Ecosystem>('');
   const [q, setQ] = useState('');
-  const [items, setItems] = useState<Item[]>([]);
-  const queue = useRef<Promise<void>>(Promise.resolve());
-  const keys = useRef(0);
   const picker = useRef<HTMLInputElement>(null);
   const store = useLoad(() => api.get<PageOf<StoredArchive>>('/packages/store', { ecosystem: ecosystem || undefined, q: q.trim() || undefined, limit: 100 }), [api, ecosystem, q]);
 
-  const update = (key: number, next: Item): void => setItems((list) => list.map((i) => (i.key === key ? next : i)));
-
-  const take = (files: readonly File[]): void => {
-    for (const file of files) {
-      const key = ++keys.current;
-      const why = refusal(file, MAX_UPLOAD);
-      if (why !== null) {
-        setItems((list) => [{ key, file: file.name, state: 'refused', note: why }, ...list]);
-        continue;
-      }
-      setItems((list) => [{ key, file: file.name, state: 'waiting' }, ...list]);
-      // One upload at a time: the service reads each archive in full, and the machine is shared.
-      queue.current = queue.current.then(async () => {
-        update(key, { key, file: file.name, state: 'sending', fraction: 0 });
-        try {
-          const archive = await api.upload<StoredArchive>('/packages/import', file, { filename: safeFilename(file.name), ecosystem: ecosystemOf(file.name) ?? undefined }, (p) =>
-            update(key, { key, file: file.name, state: 'sending', fraction: p.phase === 'uploading' ? p.fraction : undefined }),
-          );
-          update(key, { key, file: file.name, state: 'stored', archive });
-          store.reload();
-        } catch (err) {
-          update(key, { key, file: file.name, state: 'failed', error: asApiError(err) });
-        }
-      });
-    }
-  };
+  const { items, take, retain } = useUploadQueue<Sent>(
+    (file) => refusal(file, MAX_UPLOAD),
+    async (file, update) => {
+      update({ state: 'sending', fraction: 0 });
+      const archive = await api.upload<StoredArchive>('/packages/import', file, { filename: safeFilename(file.name), ecosystem: ecosystemOf(file.name) ?? undefined }, (p) =>
+        update({ state: 'sending', fraction: p.phase === 'uploading' ? p.fraction : undefined }),
+      );
+      update({ state: 'stored', archive });
+      store.reload();
+    },
+  );
 
   const { dropClass, dropProps } = useFilesDrop(take, canImport);
 
@@ -145,7 +124,7 @@ export function StoreTab({ api, canImport }: { api: PkgscanApi; canImport: boole
             ))}
           </ul>
           {items.length > 0 && (
-            <button type="button" onClick={() => setItems((list) => list.filter((i) => i.state === 'waiting' || i.state === 'sending'))}>
+            <button type="button" onClick={() => retain((i) => i.state === 'waiting' || i.state === 'sending')}>
               Clear finished
             </button>
           )}

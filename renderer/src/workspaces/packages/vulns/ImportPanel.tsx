@@ -1,8 +1,8 @@
 // The advisory import page: drop or pick OSV, KEV, EPSS and NVD files (one upload at a time, progress and counts per file), and each source's status and age.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { AdvisoryImport, AdvisorySources } from '../../../../../engines/core/contracts/pkgscan-vulns';
-import { type ApiError, asApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
+import { useUploadQueue } from '../common/hooks';
 import { Progress } from '../../../components/Progress';
 import { when } from '../common/format';
 import { useLoad } from '../../../components/useLoad';
@@ -19,19 +19,15 @@ const POLL_MS = 1000;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-type Item =
-  | { readonly key: number; readonly file: string; readonly state: 'waiting' | 'refused' }
-  | { readonly key: number; readonly file: string; readonly state: 'sending'; readonly fraction?: number | undefined; readonly working: boolean }
-  | { readonly key: number; readonly file: string; readonly state: 'imported'; readonly result: AdvisoryImport }
-  | { readonly key: number; readonly file: string; readonly state: 'failed'; readonly error: ApiError };
+/** What sending an advisory file gives its upload item. */
+type Sent = { readonly state: 'sending'; readonly fraction?: number | undefined; readonly working: boolean } | { readonly state: 'imported'; readonly result: AdvisoryImport };
+
+const REFUSED =
+  'Not an advisory file this import reads (OSV json/zip, KEV json/csv, EPSS csv/csv.gz, NVD json), empty, or over 512 MiB (import larger files with pkgscan advisories import).';
 
 export function ImportPanel({ api, canImport }: { api: PkgscanApi; canImport: boolean }) {
   const sources = useLoad(() => api.get<AdvisorySources>('/vulnerabilities/sources'), [api]);
-  const [items, setItems] = useState<Item[]>([]);
-  const queue = useRef<Promise<void>>(Promise.resolve());
-  const keys = useRef(0);
   const picker = useRef<HTMLInputElement>(null);
-  const update = (key: number, next: Item): void => setItems((list) => list.map((i) => (i.key === key ? next : i)));
   const live = useRef(true);
   useEffect(() => {
     live.current = true;
@@ -50,31 +46,20 @@ export function ImportPanel({ api, canImport }: { api: PkgscanApi; canImport: bo
     return r;
   };
 
-  const take = (files: readonly File[]): void => {
-    for (const file of files) {
-      const key = ++keys.current;
-      if (advisoryFileKind(file.name) === null || file.size === 0 || file.size > MAX_ADVISORY_BYTES) {
-        setItems((list) => [{ key, file: file.name, state: 'refused' }, ...list]);
-        continue;
-      }
-      setItems((list) => [{ key, file: file.name, state: 'waiting' }, ...list]);
-      // One at a time: an import streams a large file and invalidates the lookup cache when it ends.
-      queue.current = queue.current.then(async () => {
-        update(key, { key, file: file.name, state: 'sending', fraction: 0, working: false });
-        try {
-          const started = await api.upload<AdvisoryImport>('/vulnerabilities/import', file, { filename: safeFilename(file.name).replace(/!/g, '_') }, (p) =>
-            update(key, { key, file: file.name, state: 'sending', fraction: p.phase === 'uploading' ? p.fraction : undefined, working: p.phase === 'analysing' }),
-          );
-          if (started.status === 'running') update(key, { key, file: file.name, state: 'sending', working: true });
-          const result = await finished(started);
-          update(key, { key, file: file.name, state: 'imported', result });
-          sources.reload();
-        } catch (err) {
-          update(key, { key, file: file.name, state: 'failed', error: asApiError(err) });
-        }
-      });
-    }
-  };
+  // One at a time: an import streams a large file and invalidates the lookup cache when it ends.
+  const { items, take } = useUploadQueue<Sent>(
+    (file) => (advisoryFileKind(file.name) === null || file.size === 0 || file.size > MAX_ADVISORY_BYTES ? REFUSED : null),
+    async (file, update) => {
+      update({ state: 'sending', fraction: 0, working: false });
+      const started = await api.upload<AdvisoryImport>('/vulnerabilities/import', file, { filename: safeFilename(file.name).replace(/!/g, '_') }, (p) =>
+        update({ state: 'sending', fraction: p.phase === 'uploading' ? p.fraction : undefined, working: p.phase === 'analysing' }),
+      );
+      if (started.status === 'running') update({ state: 'sending', working: true });
+      const result = await finished(started);
+      update({ state: 'imported', result });
+      sources.reload();
+    },
+  );
 
   const { dropClass, dropProps } = useFilesDrop(take, canImport);
 
@@ -170,7 +155,7 @@ export function ImportPanel({ api, canImport }: { api: PkgscanApi; canImport: bo
                   <strong>{i.file}</strong> <span className="muted small">{i.state === 'sending' ? (i.working ? 'importing…' : 'sending…') : i.state}</span>
                 </div>
                 {i.state === 'sending' && <Progress fraction={i.working ? undefined : i.fraction} label={`Importing ${i.file}`} />}
-                {i.state === 'refused' && <div className="small warn">Not an advisory file this import reads (OSV json/zip, KEV json/csv, EPSS csv/csv.gz, NVD json), empty, or over 512 MiB (import larger files with pkgscan advisories import).</div>}
+                {i.state === 'refused' && <div className="small warn">{i.note}</div>}
                 {i.state === 'imported' && i.result.status === 'failed' && <div className="small neg">The import failed after {i.result.records} records; the good records before the failure are kept. See the recent imports.</div>}
                 {i.state === 'imported' && i.result.status === 'running' && <div className="small muted">Still importing in the background: the source table updates when it ends.</div>}
                 {i.state === 'imported' && i.result.status === 'done' && (
