@@ -4,58 +4,21 @@
 // at 1), 0.7 when provenance is invalid, and the model's share (score x 0.65, at most 0.65); the severity is the
 // worst unwaived finding or advisory (a KEV advisory counts as high at least); an incomplete analysis never allows.
 import { describe, expect, it } from 'vitest';
-import type { AdvisoryItem, AnalyzerRun, ScanFinding, ScanProvenance, Severity, VulnerabilityAssessment } from '../../core/contracts/pkgscan.js';
+import type { AdvisoryItem, AnalyzerRun, Severity } from '../../core/contracts/pkgscan.js';
 import type { PolicyDocument } from '../policies/schema.js';
 import type { PackageAnalysis } from './types.js';
-import { analyzerVersion, buildVerdict, sortFindings, type VerdictInput } from './verdict.js';
+import { analyzerVersion, sortFindings, type VerdictInput } from './verdict.js';
+import { advisory, analysis as bareAnalysis, assessed, finding, provenance, verdictOf } from './verdict.fixture.js';
 
-const finding = (code: string, severity: Severity, file: string | null = 'index.js', line: number | null = 1): ScanFinding => ({ code, severity, category: 'metadata', title: code, file, line, match: null, technique: null, analyzer: 'source-rules' });
-const advisory = (id: string, over: Partial<AdvisoryItem> = {}): AdvisoryItem => ({ id, aliases: [], summary: null, severity: 'low', score: null, kev: false, kev_date_added: null, epss: null, epss_percentile: null, fixed_versions: [], malicious: false, ...over });
-const provenance = (status: ScanProvenance['status']): ScanProvenance => ({ status, kind: null, builder: null, source_repository: null, source_commit: null, workflow: null, registry_signature: 'absent' } as ScanProvenance);
 const run = (name: string, status: AnalyzerRun['status'] = 'ok', version = '1.0.0'): AnalyzerRun => ({ name, version, status, duration_ms: 1, findings: 0, message: null });
 
-function analysis(over: Partial<PackageAnalysis> = {}): PackageAnalysis {
-  return {
-    ecosystem: 'npm',
-    name: 'left-pad',
-    version: '1.3.0',
-    kind: 'npm-tgz',
-    filename: 'left-pad-1.3.0.tgz',
-    sha256: 'a'.repeat(64),
-    size: 1000,
-    complete: true,
-    metadata: { name: 'left-pad', version: '1.3.0', maintainers: [], scripts: {}, dependencies: {}, entryPoints: [] },
-    registry: null,
-    files: [{ path: 'index.js', size: 10, sha256: 'b'.repeat(64), executable: false }],
-    files_total: 1,
-    findings: [],
-    chains: [],
-    runs: [run('metadata')],
-    risk: { score: 0.1, dimensions: {} },
-    provenance: provenance('absent'),
-    ...over,
-  };
-}
+/** One file, the metadata analyzer run, risk 0.1. */
+const analysis = (over: Partial<PackageAnalysis> = {}): PackageAnalysis =>
+  bareAnalysis({ files: [{ path: 'index.js', size: 10, sha256: 'b'.repeat(64), executable: false }], files_total: 1, runs: [run('metadata')], risk: { score: 0.1, dimensions: {} }, ...over });
 
 /** A permissive policy: only the risk thresholds and what a test adds decide. */
 const policy: PolicyDocument = { version: 1, thresholds: { block_severity: 'critical', warn_severity: 'critical', block_risk: 0.95, warn_risk: 0.85 } };
-const assessed = (items: AdvisoryItem[] = []): VulnerabilityAssessment => ({ status: 'ok', message: '', missing_sources: [], items });
-
-function verdict(a: PackageAnalysis, more: Partial<VerdictInput> = {}): ReturnType<typeof buildVerdict> {
-  return buildVerdict({
-    id: 'v1',
-    environment: 'prod',
-    analysis: a,
-    vulnerabilities: assessed(),
-    policy: { id: 'p1', name: 'test', hash: 'h', document: policy },
-    exceptions: [],
-    source: 'upload',
-    createdBy: 'u1',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    durationMs: 5,
-    ...more,
-  });
-}
+const verdict = (a: PackageAnalysis, more: Partial<VerdictInput> = {}) => verdictOf(a, policy, more);
 
 describe('the risk score', () => {
   it('is the analysis score when nothing outweighs it, with provenance and vulnerabilities at 0', () => {

@@ -2,54 +2,16 @@
 // licences), names the policy's gaps with what to do, leaves waived findings and advisories out of the severity, and
 // folds one rule's reasons into one row. Expected values from docs/pkgscan.md's policy rules, written out by hand.
 import { describe, expect, it } from 'vitest';
-import type { AdvisoryItem, ScanFinding, ScanProvenance, Severity, VulnerabilityAssessment } from '../../core/contracts/pkgscan.js';
 import type { PolicyReason } from '../policies/evaluate.js';
 import type { PolicyDocument } from '../policies/schema.js';
 import type { PackageAnalysis } from './types.js';
-import { buildVerdict, groupReasons, type VerdictInput } from './verdict.js';
-
-const finding = (code: string, severity: Severity, file: string | null = 'index.js'): ScanFinding => ({ code, severity, category: 'metadata', title: code, file, line: 1, match: null, technique: null, analyzer: 'source-rules' });
-const advisory = (id: string, over: Partial<AdvisoryItem> = {}): AdvisoryItem => ({ id, aliases: [], summary: null, severity: 'low', score: null, kev: false, kev_date_added: null, epss: null, epss_percentile: null, fixed_versions: [], malicious: false, ...over });
-const provenance = (status: ScanProvenance['status']): ScanProvenance => ({ status, kind: null, builder: null, source_repository: null, source_commit: null, workflow: null, registry_signature: 'absent' } as ScanProvenance);
-
-const analysis = (over: Partial<PackageAnalysis> = {}): PackageAnalysis => ({
-  ecosystem: 'npm',
-  name: 'left-pad',
-  version: '1.3.0',
-  kind: 'npm-tgz',
-  filename: 'left-pad-1.3.0.tgz',
-  sha256: 'a'.repeat(64),
-  size: 1000,
-  complete: true,
-  metadata: { name: 'left-pad', version: '1.3.0', maintainers: [], scripts: {}, dependencies: {}, entryPoints: [] },
-  registry: null,
-  files: [],
-  files_total: 0,
-  findings: [],
-  chains: [],
-  runs: [],
-  risk: { score: 0, dimensions: {} },
-  provenance: provenance('absent'),
-  ...over,
-});
+import { groupReasons, type buildVerdict, type VerdictInput } from './verdict.js';
+import { advisory, analysis, assessed, finding, provenance, verdictOf } from './verdict.fixture.js';
 
 const quiet: PolicyDocument['thresholds'] = { block_severity: 'critical', warn_severity: 'critical', block_risk: 0.99, warn_risk: 0.98 };
-const assessed = (items: AdvisoryItem[] = [], status: VulnerabilityAssessment['status'] = 'ok'): VulnerabilityAssessment => ({ status, message: '', missing_sources: [], items });
 
 function verdict(a: PackageAnalysis, document: Omit<PolicyDocument, 'version' | 'thresholds'> & { thresholds?: PolicyDocument['thresholds'] }, more: Partial<VerdictInput> = {}): ReturnType<typeof buildVerdict> {
-  return buildVerdict({
-    id: 'v1',
-    environment: 'prod',
-    analysis: a,
-    vulnerabilities: assessed(),
-    policy: { id: 'p1', name: 'test', hash: 'h', document: { version: 1, thresholds: quiet, ...document } },
-    exceptions: [],
-    source: 'upload',
-    createdBy: 'u1',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    durationMs: 5,
-    ...more,
-  });
+  return verdictOf(a, { version: 1, thresholds: quiet, ...document }, more);
 }
 const rules = (v: ReturnType<typeof buildVerdict>): string[] => v.policy_reasons.map((r) => r.rule);
 
