@@ -10,6 +10,24 @@ import { newestVerdictFor, newestVerdictsFor, VERDICT_BATCH } from './verdicts.j
 
 const fixture = backendFixture();
 
+/** A project scan's record with no findings, warnings or manifests: the decision, risk and component count as given. */
+const projectScan = (projectId: string, id: string, o: { decision: 'allow' | 'warn' | 'block'; risk: number; components: number }) => ({
+  id,
+  project_id: projectId,
+  environment: 'prod',
+  decision: o.decision,
+  risk: o.risk,
+  counts: { files: 1, components: o.components, findings: 0, warnings: 0 },
+  created_by: 'u1',
+  created_at: '2026-01-01T00:00:00.000Z',
+  decision_reasons: [],
+  manifests: [],
+  findings: [],
+  parser_warnings: [],
+  skipped_files: [],
+});
+const EMPTY_GRAPH_JSON = JSON.stringify({ nodes: [], edges: [], metrics: { depth: 0, node_count: 0, edge_count: 0, single_points_of_failure: [], top_blast_radius: [] } });
+
 for (const backend of backendCases) {
   describe.skipIf(backend.skip)(`project store on ${backend.title}`, () => {
     it('migration 9 creates the tables; names are unique without regard to case', async () => {
@@ -23,23 +41,9 @@ for (const backend of backendCases) {
       await db.transaction((q) => createProject(q, { name: 'beta_1' }, 'u1'));
       expect((await listProjects(db, undefined, 10, 0)).items.map((x) => x.name)).toEqual(['Alpha', 'beta_1']);
       expect((await listProjects(db, '_', 10, 0)).items.map((x) => x.name)).toEqual(['beta_1']);
-      const scan = {
-        id: '11111111-1111-4111-8111-111111111111',
-        project_id: p.id,
-        environment: 'prod',
-        decision: 'warn' as const,
-        risk: 0.2,
-        counts: { files: 1, components: 2, findings: 0, warnings: 0 },
-        created_by: 'u1',
-        created_at: '2026-01-01T00:00:00.000Z',
-        decision_reasons: [],
-        manifests: [],
-        findings: [],
-        parser_warnings: [],
-        skipped_files: [],
-      };
+      const scan = projectScan(p.id, '11111111-1111-4111-8111-111111111111', { decision: 'warn', risk: 0.2, components: 2 });
       const comp = (name: string, direct: boolean) => ({ ecosystem: 'npm', name, version: '1.0.0', purl: null, environment: 'prod', direct, dev: false, files: ['package-lock.json'], verdict: null, hashes: [], download: null });
-      await db.transaction((q) => saveProjectScan(q, { scan, components: componentRowsOf([comp('a', true), comp('b', false)]), graphJson: JSON.stringify({ nodes: [], edges: [], metrics: { depth: 0, node_count: 0, edge_count: 0, single_points_of_failure: [], top_blast_radius: [] } }), sbomJson: '{}' }));
+      await db.transaction((q) => saveProjectScan(q, { scan, components: componentRowsOf([comp('a', true), comp('b', false)]), graphJson: EMPTY_GRAPH_JSON, sbomJson: '{}' }));
       expect((await getProjectScan(db, p.id, scan.id))?.decision).toBe('warn');
       expect(await getProjectScan(db, 'other', scan.id)).toBeUndefined();
       expect((await listProjectScans(db, p.id, 10, 0)).items[0]).toMatchObject({ id: scan.id, counts: { components: 2 } });
@@ -55,33 +59,18 @@ for (const backend of backendCases) {
       const db = b.store;
       const p = await db.transaction((q) => createProject(q, { name: 'Chunks' }, 'u1'));
       const n = COMPONENT_CHUNK * 2 + 5;
-      const scanOf = (id: string) => ({
-        id,
-        project_id: p.id,
-        environment: 'prod',
-        decision: 'allow' as const,
-        risk: 0,
-        counts: { files: 1, components: n, findings: 0, warnings: 0 },
-        created_by: 'u1',
-        created_at: '2026-01-01T00:00:00.000Z',
-        decision_reasons: [],
-        manifests: [],
-        findings: [],
-        parser_warnings: [],
-        skipped_files: [],
-      });
+      const scanOf = (id: string) => projectScan(p.id, id, { decision: 'allow', risk: 0, components: n });
       const comps = Array.from({ length: n }, (_, i) => ({ ecosystem: 'pypi', name: `p${i}`, version: '1.0.0', purl: null, environment: 'prod', direct: i % 2 === 0, dev: false, files: ['requirements.txt'], verdict: null, hashes: [], download: null }));
-      const graphJson = JSON.stringify({ nodes: [], edges: [], metrics: { depth: 0, node_count: 0, edge_count: 0, single_points_of_failure: [], top_blast_radius: [] } });
       const count = async (id: string): Promise<number> => (await (backend.name === 'postgres' ? b.another() : db).get<{ n: number }>('SELECT COUNT(*) AS n FROM pkgscan_project_components WHERE scan_id = ?', [id]))?.n ?? -1;
       // a row of the second statement is refused: nothing of the scan stays
       const broken = componentRowsOf(comps).map((r, i) => (i === COMPONENT_CHUNK + 1 ? { ...r, json: null as unknown as string } : r));
       const bad = '22222222-2222-4222-8222-222222222222';
-      await expect(db.transaction((q) => saveProjectScan(q, { scan: scanOf(bad), components: broken, graphJson, sbomJson: '{}' }))).rejects.toThrow();
+      await expect(db.transaction((q) => saveProjectScan(q, { scan: scanOf(bad), components: broken, graphJson: EMPTY_GRAPH_JSON, sbomJson: '{}' }))).rejects.toThrow();
       expect(await getProjectScan(db, p.id, bad)).toBeUndefined();
       expect(Number(await count(bad))).toBe(0);
       // while a whole one is written (the loop gets turns between statements), a reader sees none of it or all of it
       const good = '33333333-3333-4333-8333-333333333333';
-      const saving = db.transaction((q) => saveProjectScan(q, { scan: scanOf(good), components: componentRowsOf(comps), graphJson, sbomJson: '{}' }));
+      const saving = db.transaction((q) => saveProjectScan(q, { scan: scanOf(good), components: componentRowsOf(comps), graphJson: EMPTY_GRAPH_JSON, sbomJson: '{}' }));
       const during: number[] = [];
       for (let i = 0; i < 3; i++) {
         await new Promise((resolve) => setImmediate(resolve));
