@@ -22,6 +22,13 @@ export function emptyMetadata(): PartialMetadata {
   return { maintainers: [], scripts: {}, dependencies: {}, entryPoints: [] };
 }
 
+/** Sets the name, version and description a manifest declares, each only where it was found. */
+function setDeclared(m: PartialMetadata, name: string | undefined, version: string | undefined, description: string | undefined): void {
+  if (name !== undefined) m.name = name;
+  if (version !== undefined) m.version = version;
+  if (description !== undefined) m.description = description;
+}
+
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -75,12 +82,7 @@ export function parsePackageJson(text: string): PartialMetadata | undefined {
   }
   if (!isRecord(doc)) return undefined;
   const m = emptyMetadata();
-  const name = str(doc['name'], 214);
-  const version = str(doc['version'], 256);
-  if (name !== undefined) m.name = name;
-  if (version !== undefined) m.version = version;
-  const description = str(doc['description']);
-  if (description !== undefined) m.description = description;
+  setDeclared(m, str(doc['name'], 214), str(doc['version'], 256), str(doc['description']));
   const lic = doc['license'];
   const legacy = doc['licenses'];
   const license = typeof lic === 'string' ? str(lic) : isRecord(lic) ? str(lic['type']) : Array.isArray(legacy) ? legacy.map((l) => (isRecord(l) ? str(l['type']) : str(l))).filter((l) => l !== undefined).join(' OR ') || undefined : undefined;
@@ -101,7 +103,7 @@ export function parsePackageJson(text: string): PartialMetadata | undefined {
   m.scripts = stringMap(doc['scripts']);
   m.dependencies = { ...stringMap(doc['dependencies']), ...stringMap(doc['optionalDependencies']) };
   const bin = doc['bin'];
-  if (typeof bin === 'string' && name !== undefined) m.entryPoints = [name.replace(/^@[^/]*\//, '')];
+  if (typeof bin === 'string' && m.name !== undefined) m.entryPoints = [m.name.replace(/^@[^/]*\//, '')];
   else if (isRecord(bin)) m.entryPoints = Object.keys(bin);
   return m;
 }
@@ -173,12 +175,8 @@ export function parsePkgInfo(text: string): PartialMetadata {
   const h = parseHeaders(text);
   const one = (k: string): string | undefined => str(h.get(k)?.[0]);
   const m = emptyMetadata();
-  const name = one('name');
-  const version = one('version');
-  if (name !== undefined) m.name = name;
-  if (version !== undefined) m.version = version;
   const summary = one('summary');
-  if (summary !== undefined && summary !== 'UNKNOWN') m.description = summary;
+  setDeclared(m, one('name'), one('version'), summary === 'UNKNOWN' ? undefined : summary);
   const license = one('license-expression') ?? one('license')?.split('\n')[0]?.slice(0, 200);
   if (license !== undefined && license !== 'UNKNOWN') m.license = license;
   let homepage = one('home-page');
@@ -249,12 +247,7 @@ export function parseSetupCfg(text: string): PartialMetadata {
     const v = str(meta?.get(k));
     return v === undefined || /^(attr|file):/.test(v) ? undefined : v;
   };
-  const name = lit('name');
-  const version = lit('version');
-  if (name !== undefined) m.name = name;
-  if (version !== undefined) m.version = version;
-  const description = lit('description');
-  if (description !== undefined) m.description = description;
+  setDeclared(m, lit('name'), lit('version'), lit('description'));
   const license = lit('license');
   if (license !== undefined) m.license = license;
   const url = lit('url') ?? lit('home_page');
@@ -293,12 +286,7 @@ export function parsePyproject(text: string): PartialMetadata {
   }
   const project = isRecord(doc['project']) ? doc['project'] : isRecord(tool['poetry']) ? tool['poetry'] : undefined;
   if (project === undefined) return m;
-  const name = str(project['name'], 256);
-  const version = str(project['version'], 256);
-  if (name !== undefined) m.name = name;
-  if (version !== undefined) m.version = version;
-  const description = str(project['description']);
-  if (description !== undefined) m.description = description;
+  setDeclared(m, str(project['name'], 256), str(project['version'], 256), str(project['description']));
   const lic = project['license'];
   const license = typeof lic === 'string' ? str(lic) : isRecord(lic) ? str(lic['text'])?.split('\n')[0] : undefined;
   if (license !== undefined) m.license = license;
@@ -337,12 +325,7 @@ export function parseSetupPy(text: string): PartialMetadata {
     const re = new RegExp(`\\b${key}\\s*=\\s*(?:u|r)?(['"])([^'"\\n]{1,256})\\1`);
     return str(re.exec(text)?.[2]);
   };
-  const name = lit('name');
-  const version = lit('version');
-  if (name !== undefined) m.name = name;
-  if (version !== undefined) m.version = version;
-  const description = lit('description');
-  if (description !== undefined) m.description = description;
+  setDeclared(m, lit('name'), lit('version'), lit('description'));
   const author = person(lit('author'), lit('author_email'));
   if (author !== undefined) m.author = author;
   const url = lit('url');
