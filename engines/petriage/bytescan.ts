@@ -3,21 +3,8 @@
 // WebAssembly because the pass reads every byte of every file: in JavaScript it was a third of `dissect`'s time and
 // twice the instructions of this one (typed-array reads carry their own checks); docs/petriage.md "Performance".
 import { CLOG } from './entropy.js';
+import { compileKernel, instantiateKernel, type WasmMemory } from '../core/wasm.js';
 import { WASM } from './bytescan.wasm.js';
-
-/**
- * The slice of the WebAssembly API used here (the project's TypeScript libraries declare no WebAssembly types:
- * they come with the DOM library, which engine code does not load).
- */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-interface WasmApi {
-  readonly Module: new (bytes: Uint8Array) => object;
-  readonly Instance: new (module: object, imports: object) => { readonly exports: unknown };
-}
-const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 /** bytescan.wat's exports (see the comments there). */
 interface Exports {
@@ -28,7 +15,7 @@ interface Exports {
   version(data: number, raw: number, str: number, copied: number, rvaLimit: number, base: number, keyMax: number, out: number): number;
 }
 
-const MODULE = new wasm.Module(Buffer.from(WASM, 'base64'));
+const MODULE = compileKernel(WASM);
 const PAGE = 65536;
 /** Where the caller's regions start (past the counts, the run counts, the c log2 c tables and the count tables). */
 const FREE = 43008;
@@ -50,7 +37,7 @@ class Instance {
   f64!: Float64Array;
 
   constructor() {
-    this.exports = new wasm.Instance(MODULE, { env: { log2: Math.log2 } }).exports as Exports;
+    this.exports = instantiateKernel<Exports>(MODULE, { env: { log2: Math.log2 } });
     this.exports.memory.grow(GROW_BYTES / PAGE - 1);
     this.views();
     this.f64.set(CLOG, 4096 / 8);

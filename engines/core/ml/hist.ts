@@ -3,7 +3,7 @@ import type { FeatureMatrix } from './dataset.js';
 import { Random } from './random.js';
 import { allocTree, type Tree } from './tree.js';
 import { WASM } from './histbuild.wasm.js';
-import { compileKernel, growMemory, instantiateKernel, type WasmMemory } from './wasm.js';
+import { compileKernel, growMemory, instantiateKernel, type WasmMemory } from '../wasm.js';
 
 /**
  * Per-feature cut points. A value v falls in bin = number of cuts <= v (so bins 0..cuts.length),

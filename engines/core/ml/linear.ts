@@ -7,7 +7,7 @@ import { sigmoid, type JsonValue, type TrainingData } from './gbdt.js';
 import { minimizeLbfgs } from './optimize.js';
 import type { ShapExplanation } from './treeshap.js';
 import { WASM } from './linfit.wasm.js';
-import { compileKernel, growMemory, instantiateKernel, type WasmMemory } from './wasm.js';
+import { compileKernel, growMemory, instantiateKernel, type WasmMemory } from '../wasm.js';
 
 /**
  * margin(x) = intercept + sum_i weights[i] * (x[i] - mean[i]) / scale[i], with a missing x[i] taken as mean[i].

@@ -8,7 +8,7 @@ import { standardization } from './linear.js';
 import { logLoss } from './metrics.js';
 import { Random } from './random.js';
 import { WASM } from './mlpscore.wasm.js';
-import { compileKernel, growMemory, instantiateKernel, type WasmMemory } from './wasm.js';
+import { compileKernel, growMemory, instantiateKernel, type WasmMemory } from '../wasm.js';
 
 /**
  * margin(x) = b2 + sum_h w2[h] relu(b1[h] + sum_f w1[h * F + f] z_f), z_f = (x_f - mean_f) / scale_f,

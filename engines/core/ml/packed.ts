@@ -1,7 +1,7 @@
 // A tree ensemble packed for prediction: every tree's nodes in two shared flat arrays, children side by side, traversed over blocks of rows.
 import type { Tree } from './tree.js';
 import { WASM } from './treepredict.wasm.js';
-import { compileKernel, growMemory, instantiateKernel, type WasmMemory } from './wasm.js';
+import { compileKernel, growMemory, instantiateKernel, type WasmMemory } from '../wasm.js';
 
 /**
  * All trees of an ensemble in one layout. Node k of the pack has `code[2k]` = feature | (missing goes right) << 24

@@ -1,4 +1,4 @@
-// The slice of the WebAssembly API the ML kernels use: the project's TypeScript libraries declare no WebAssembly types (they come with the DOM library, which engine code does not load).
+// The slice of the WebAssembly API the WebAssembly kernels (the ML kernels, petriage's byte pass) use: the project's TypeScript libraries declare no WebAssembly types (they come with the DOM library, which engine code does not load).
 
 /** A kernel instance's linear memory. */
 export interface WasmMemory {
