@@ -9,7 +9,7 @@ import type { RefreshTokenStore } from '../auth/token-store.js';
 import type { RefreshTokens } from '../auth/tokens.js';
 import { sqlState } from '../db/postgres.js';
 import type { AsyncDb, Queryable } from '../db/types.js';
-import { countActiveAdmins, findUserByEmail, getUser, insertUser, listUsers, patchUser, publicUser, userFilterClause, type StoredUser, type UserFilter, type UserPatch } from './users.js';
+import { countActiveAdmins, findUserByEmail, getUser, insertUser, listUsers, patchUser, publicUser, toStored, USER_COLUMNS, userFilterClause, type StoredUser, type UserFilter, type UserPatch, type UserRow } from './users.js';
 
 /** The lock every PostgreSQL role or active-flag change takes (the last-admin rule spans rows). */
 export const USERS_LOCK = 'users';
@@ -82,22 +82,6 @@ export class SqliteUserStore implements UserStore {
   }
 }
 
-interface UserRow {
-  id: string;
-  email: string;
-  password_hash: string;
-  role: Role;
-  active: number;
-  created_at: string;
-  updated_at: string;
-}
-
-const COLS = 'id, email, password_hash, role, active, created_at, updated_at';
-
-function toStored(row: UserRow): StoredUser {
-  return { id: row.id, email: row.email, password_hash: row.password_hash, role: row.role, active: Number(row.active) === 1, created_at: row.created_at, updated_at: row.updated_at };
-}
-
 /** PostgreSQL: case-insensitive addresses through the unique index on lower(email). */
 export class PgUserStore implements UserStore {
   constructor(
@@ -107,7 +91,7 @@ export class PgUserStore implements UserStore {
   ) {}
 
   private async byId(q: Queryable, id: string, lock = false): Promise<StoredUser | undefined> {
-    const row = await q.get<UserRow>(`SELECT ${COLS} FROM pkgscan_users WHERE id = ?${lock ? ' FOR UPDATE' : ''}`, [id]);
+    const row = await q.get<UserRow>(`SELECT ${USER_COLUMNS} FROM pkgscan_users WHERE id = ?${lock ? ' FOR UPDATE' : ''}`, [id]);
     return row ? toStored(row) : undefined;
   }
 
@@ -116,7 +100,7 @@ export class PgUserStore implements UserStore {
   }
 
   async findByEmail(email: string): Promise<StoredUser | undefined> {
-    const row = await this.db.get<UserRow>(`SELECT ${COLS} FROM pkgscan_users WHERE lower(email) = lower(?)`, [email]);
+    const row = await this.db.get<UserRow>(`SELECT ${USER_COLUMNS} FROM pkgscan_users WHERE lower(email) = lower(?)`, [email]);
     return row ? toStored(row) : undefined;
   }
 
@@ -124,7 +108,7 @@ export class PgUserStore implements UserStore {
     const id = randomUUID();
     const at = now.toISOString();
     try {
-      await this.db.run(`INSERT INTO pkgscan_users (${COLS}) VALUES (?, ?, ?, ?, 1, ?, ?)`, [id, input.email, input.passwordHash, input.role, at, at]);
+      await this.db.run(`INSERT INTO pkgscan_users (${USER_COLUMNS}) VALUES (?, ?, ?, ?, 1, ?, ?)`, [id, input.email, input.passwordHash, input.role, at, at]);
     } catch (err) {
       if (sqlState(err) === '23505') throw new VitrineError('conflict', 'a user with this e-mail address exists');
       throw err;
@@ -135,7 +119,7 @@ export class PgUserStore implements UserStore {
   async list(filter: UserFilter, limit: number, offset: number): Promise<PageOf<User>> {
     const { clause, args } = userFilterClause(filter, 'strpos');
     const total = (await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM pkgscan_users ${clause}`, args))?.n ?? 0;
-    const rows = await this.db.all<UserRow>(`SELECT ${COLS} FROM pkgscan_users ${clause} ORDER BY email LIMIT ? OFFSET ?`, [...args, limit, offset]);
+    const rows = await this.db.all<UserRow>(`SELECT ${USER_COLUMNS} FROM pkgscan_users ${clause} ORDER BY email LIMIT ? OFFSET ?`, [...args, limit, offset]);
     return { items: rows.map((r) => publicUser(toStored(r))), total: Number(total), limit, offset };
   }
 

@@ -4,7 +4,8 @@ import type { Database } from 'better-sqlite3';
 import type { PageOf, Role, User } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
 
-interface UserRow {
+/** A pkgscan_users row as both backends return it. */
+export interface UserRow {
   id: string;
   email: string;
   password_hash: string;
@@ -18,10 +19,11 @@ export interface StoredUser extends User {
   readonly password_hash: string;
 }
 
-const COLS = 'id, email, password_hash, role, active, created_at, updated_at';
+export const USER_COLUMNS = 'id, email, password_hash, role, active, created_at, updated_at';
 
-function toStored(row: UserRow): StoredUser {
-  return { id: row.id, email: row.email, password_hash: row.password_hash, role: row.role, active: row.active === 1, created_at: row.created_at, updated_at: row.updated_at };
+/** The row as a user; its active flag is 0 or 1. */
+export function toStored(row: UserRow): StoredUser {
+  return { id: row.id, email: row.email, password_hash: row.password_hash, role: row.role, active: Number(row.active) === 1, created_at: row.created_at, updated_at: row.updated_at };
 }
 
 /** The public view: everything but the hash. */
@@ -30,12 +32,12 @@ export function publicUser(u: StoredUser): User {
 }
 
 export function getUser(db: Database, id: string): StoredUser | undefined {
-  const row = db.prepare(`SELECT ${COLS} FROM pkgscan_users WHERE id = ?`).get(id) as UserRow | undefined;
+  const row = db.prepare(`SELECT ${USER_COLUMNS} FROM pkgscan_users WHERE id = ?`).get(id) as UserRow | undefined;
   return row ? toStored(row) : undefined;
 }
 
 export function findUserByEmail(db: Database, email: string): StoredUser | undefined {
-  const row = db.prepare(`SELECT ${COLS} FROM pkgscan_users WHERE email = ? COLLATE NOCASE`).get(email) as UserRow | undefined;
+  const row = db.prepare(`SELECT ${USER_COLUMNS} FROM pkgscan_users WHERE email = ? COLLATE NOCASE`).get(email) as UserRow | undefined;
   return row ? toStored(row) : undefined;
 }
 
@@ -44,7 +46,7 @@ export function insertUser(db: Database, input: { email: string; passwordHash: s
   const id = randomUUID();
   const at = now.toISOString();
   try {
-    db.prepare(`INSERT INTO pkgscan_users (${COLS}) VALUES (?, ?, ?, ?, 1, ?, ?)`).run(id, input.email, input.passwordHash, input.role, at, at);
+    db.prepare(`INSERT INTO pkgscan_users (${USER_COLUMNS}) VALUES (?, ?, ?, ?, 1, ?, ?)`).run(id, input.email, input.passwordHash, input.role, at, at);
   } catch (err) {
     if ((err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new VitrineError('conflict', 'a user with this e-mail address exists');
     throw err;
@@ -85,7 +87,7 @@ export function userFilterClause(filter: UserFilter, position: 'instr' | 'strpos
 export function listUsers(db: Database, filter: UserFilter, limit: number, offset: number): PageOf<User> {
   const { clause, args } = userFilterClause(filter, 'instr');
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM pkgscan_users ${clause}`).get(...args) as { n: number }).n;
-  const rows = db.prepare(`SELECT ${COLS} FROM pkgscan_users ${clause} ORDER BY email LIMIT ? OFFSET ?`).all(...args, limit, offset) as UserRow[];
+  const rows = db.prepare(`SELECT ${USER_COLUMNS} FROM pkgscan_users ${clause} ORDER BY email LIMIT ? OFFSET ?`).all(...args, limit, offset) as UserRow[];
   return { items: rows.map((r) => publicUser(toStored(r))), total, limit, offset };
 }
 
