@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeImage } from '../engines/pkgscan/containers/analyze.js';
 import { analyzeProject } from '../engines/pkgscan/projects/analyze.js';
+import { offlineCdxgenEnv } from '../engines/pkgscan/projects/cdxgen.fixture.js';
 import { findOnPath } from '../engines/pkgscan/tools/index.js';
 import { corpusPath, hasCorpora, REPO_ROOT } from '../test/corpora.js';
 
@@ -40,17 +41,7 @@ function runCdxgen(bin: string, set: LockSet, isolate: boolean): { keys: Set<str
     const cmd = [bin, ...(type ? ['-t', type] : []), '--no-install-deps', '--no-recurse', '-o', bom, dir];
     const timed = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', '%e %U %S', '-o', timing] : [];
     const argv = [...timed, ...(isolate ? ['unshare', '-n'] : []), ...cmd];
-    const env = {
-      ...process.env,
-      // No licence or metadata look-ups, no VCS fetches for Go, no remote host, no external command but ldd (its libc probe).
-      FETCH_LICENSE: 'false',
-      CDXGEN_FETCH_PKG_METADATA: 'false',
-      GO_FETCH_VCS: 'false',
-      CDXGEN_ALLOWED_HOSTS: '127.0.0.1',
-      CDXGEN_ALLOWED_COMMANDS: 'ldd',
-      NODE_NO_WARNINGS: '1',
-      ...(isolate ? {} : { HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9', http_proxy: 'http://127.0.0.1:9', https_proxy: 'http://127.0.0.1:9', NO_PROXY: '' }),
-    };
+    const env = { ...offlineCdxgenEnv(isolate), NODE_NO_WARNINGS: '1', ...(isolate ? {} : { NO_PROXY: '' }) };
     const t0 = process.hrtime.bigint();
     const r = spawnSync(argv[0]!, argv.slice(1), { env, cwd: dir, stdio: 'ignore', timeout: 600_000 });
     let wall = Number(process.hrtime.bigint() - t0) / 1e9;

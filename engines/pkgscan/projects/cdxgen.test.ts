@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { skipWithout } from '../../../test/oracles.js';
 import { analyzeProject } from './analyze.js';
+import { offlineCdxgenEnv } from './cdxgen.fixture.js';
 
 const bin = process.env['CDXGEN_BIN'] ?? 'cdxgen';
 const skipCdxgen = process.env['CDXGEN_BIN'] === undefined && skipWithout('cdxgen');
@@ -22,15 +23,7 @@ function cdxgenKeys(dir: string, type: string): Set<string> {
   const isolate = spawnSync('unshare', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
   const out = path.join(dir, 'bom.json');
   const args = ['-t', type, '--no-install-deps', '--no-recurse', '-o', out, dir];
-  const env = {
-    ...process.env,
-    FETCH_LICENSE: 'false',
-    CDXGEN_FETCH_PKG_METADATA: 'false',
-    GO_FETCH_VCS: 'false',
-    CDXGEN_ALLOWED_HOSTS: '127.0.0.1',
-    CDXGEN_ALLOWED_COMMANDS: 'ldd',
-    ...(isolate ? {} : { HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9', http_proxy: 'http://127.0.0.1:9', https_proxy: 'http://127.0.0.1:9' }),
-  };
+  const env = offlineCdxgenEnv(isolate);
   const r = isolate ? spawnSync('unshare', ['-n', bin, ...args], { env, cwd: dir, stdio: 'ignore', timeout: 240_000 }) : spawnSync(bin, args, { env, cwd: dir, stdio: 'ignore', timeout: 240_000 });
   if (!existsSync(out)) throw new Error(`cdxgen wrote no BOM (exit ${String(r.status)})`);
   const doc = JSON.parse(readFileSync(out, 'utf8')) as { components?: { purl?: string }[] };
