@@ -52,16 +52,11 @@ export interface FileAnalysis {
   readonly graph: DependencyGraph;
 }
 
-export interface ProjectAnalysis {
+/** The file analysis finished against the store: components with their verdicts, the decision and the SBOM. */
+export interface ProjectAnalysis extends FileAnalysis {
   readonly decision: Decision;
   readonly decisionReasons: string[];
   readonly risk: number;
-  readonly manifests: ProjectManifest[];
-  readonly findings: Finding[];
-  readonly parserWarnings: ParserWarning[];
-  readonly skippedFiles: string[];
-  readonly components: StoredComponent[];
-  readonly graph: DependencyGraph;
   readonly sbom: CycloneDxDocument;
 }
 
