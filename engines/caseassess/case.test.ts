@@ -1,17 +1,10 @@
 // Case file validation: what is accepted, what is refused, and that refusals name the field but never echo the value.
 import { describe, expect, it } from 'vitest';
-import { VitrineError } from '../core/errors.js';
+import type { VitrineError } from '../core/errors.js';
+import { refusal } from '../core/errors.fixture.js';
 import { MAX_ITEMS, validateCase } from './case.js';
 
-function refusal(value: unknown): VitrineError {
-  try {
-    validateCase(value);
-  } catch (err) {
-    if (err instanceof VitrineError) return err;
-    throw err;
-  }
-  throw new Error('accepted');
-}
+const refused = (value: unknown): VitrineError => refusal(() => validateCase(value));
 
 const SECRET = 'Sup3rSecretValue-xyz';
 
@@ -51,7 +44,7 @@ describe('validateCase', () => {
       [null, ''],
     ];
     for (const [value, path] of cases) {
-      const err = refusal(value);
+      const err = refused(value);
       expect(err.code).toBe('validation_failed');
       expect(err.status).toBe(422);
       expect(err.details?.map((d) => d.path)).toContain(path);
@@ -61,8 +54,8 @@ describe('validateCase', () => {
 
   it('limits list sizes and string lengths', () => {
     const many = Array.from({ length: MAX_ITEMS + 1 }, (_, i) => ({ evidence_id: `E${i}`, id: 'T1059' }));
-    expect(refusal({ case_id: 'x', techniques: many }).details?.[0]).toEqual({ path: 'techniques', issue: `must be at most ${MAX_ITEMS} items` });
-    expect(refusal({ case_id: 'x'.repeat(201) }).details?.[0]?.path).toBe('case_id');
-    expect(refusal({ case_id: 'x', sectors: [{ evidence_id: 'E', name: 's'.repeat(201) }] }).details?.[0]?.path).toBe('sectors[0].name');
+    expect(refused({ case_id: 'x', techniques: many }).details?.[0]).toEqual({ path: 'techniques', issue: `must be at most ${MAX_ITEMS} items` });
+    expect(refused({ case_id: 'x'.repeat(201) }).details?.[0]?.path).toBe('case_id');
+    expect(refused({ case_id: 'x', sectors: [{ evidence_id: 'E', name: 's'.repeat(201) }] }).details?.[0]?.path).toBe('sectors[0].name');
   });
 });

@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../test/corpora.js';
 import type { StixImportSummary } from '../core/contracts/findings.js';
-import { VitrineError } from '../core/errors.js';
+import type { VitrineError } from '../core/errors.js';
+import { refusal } from '../core/errors.fixture.js';
 import { listen, type Listening } from '../core/http/server.js';
 import { openMemoryStore } from '../core/store.js';
 import { validateCase } from './case.js';
@@ -69,15 +70,7 @@ describe.skipIf(files.length === 0)('STIX 2.1 bundle into a case', () => {
 
 describe('malformed bundles are refused with paths, never values', () => {
   const ok = { type: 'bundle', id: 'bundle--44af6c39-c09b-49c5-9de2-394224b04982', objects: [{ type: 'indicator', spec_version: '2.1', id: 'indicator--33fe3b22-0201-47cf-85d0-97c02164528d', created: '2014-05-08T09:00:00.000Z', modified: '2014-05-08T09:00:00.000Z', pattern: "[ipv4-addr:value = '10.0.0.9']", pattern_type: 'stix', valid_from: '2014-05-08T09:00:00.000Z' }] };
-  const refused = (v: unknown): VitrineError => {
-    try {
-      stixToCase(v);
-    } catch (err) {
-      if (err instanceof VitrineError) return err;
-      throw err;
-    }
-    throw new Error('accepted');
-  };
+  const refused = (v: unknown): VitrineError => refusal(() => stixToCase(v));
 
   it('a minimal bundle imports', () => {
     expect(stixToCase(ok).case.indicators).toEqual([expect.objectContaining({ type: 'ipv4', value: '10.0.0.9' })]);

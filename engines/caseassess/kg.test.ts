@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, REPO_ROOT } from '../../test/corpora.js';
-import { VitrineError } from '../core/errors.js';
+import type { VitrineError } from '../core/errors.js';
+import { refusal } from '../core/errors.fixture.js';
 import { buildKnowledgeGraph, serialiseKnowledgeGraph, type AttackIndex } from './build.js';
 import { knowledgeGraphFromBytes, parentTechnique, readKnowledgeGraph } from './kg.js';
 import { resolveActor } from './index.js';
@@ -92,15 +93,7 @@ describe('the shipped knowledge graph', () => {
 });
 
 describe('a bad knowledge graph', () => {
-  const fails = (text: string): VitrineError => {
-    try {
-      knowledgeGraphFromBytes(text);
-    } catch (err) {
-      if (err instanceof VitrineError) return err;
-      throw err;
-    }
-    throw new Error('accepted');
-  };
+  const fails = (text: string): VitrineError => refusal(() => knowledgeGraphFromBytes(text));
   it('is rejected with the field path', () => {
     const good = JSON.parse(readFileSync(KG_FILE, 'utf8')) as { actors: { techniques: string[] }[] };
     (good.actors[3] as { techniques: string[] }).techniques.push('not-a-technique');

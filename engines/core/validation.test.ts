@@ -1,20 +1,12 @@
 // Tests for boundary validation: field paths in a.b[2].c form, and no submitted value ever in an error.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { VitrineError, serializeError } from './errors.js';
+import { serializeError } from './errors.js';
+import { refusal } from './errors.fixture.js';
 import { formatPath, issuesToDetails, validate } from './validation.js';
 
 const SECRET = 'SECRET-VALUE-123';
 
-function caught(fn: () => unknown): VitrineError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof VitrineError) return err;
-    throw err;
-  }
-  throw new Error('expected a VitrineError');
-}
 
 describe('formatPath', () => {
   it('writes keys with dots and indexes with brackets', () => {
@@ -50,7 +42,7 @@ describe('validate', () => {
   });
 
   it('reports the path a.b[2].c for a wrong type deep in an array', () => {
-    const err = caught(() => validate(schema, { a: { b: [{ c: 'x' }, { c: 'y' }, { c: 5 }] }, name: 'ok' }, 'case'));
+    const err = refusal(() => validate(schema, { a: { b: [{ c: 'x' }, { c: 'y' }, { c: 5 }] }, name: 'ok' }, 'case'));
     expect(err.code).toBe('validation_failed');
     expect(err.status).toBe(422);
     expect(err.message).toBe('invalid case at a.b[2].c: expected string');
@@ -67,7 +59,7 @@ describe('validate', () => {
       count: 0.5,
       extra: SECRET,
     };
-    const err = caught(() => validate(schema, input));
+    const err = refusal(() => validate(schema, input));
     const wire = JSON.stringify({ thrown: err.message, wire: serializeError(err) });
     expect(wire).not.toContain(SECRET);
     expect(wire).not.toContain('SECRET');
@@ -82,26 +74,26 @@ describe('validate', () => {
   });
 
   it('does not echo a value that is itself a field of a record key shape', () => {
-    const err = caught(() => validate(z.record(z.string(), z.number()), { [`${SECRET} with spaces`]: 'x' }));
+    const err = refusal(() => validate(z.record(z.string(), z.number()), { [`${SECRET} with spaces`]: 'x' }));
     expect(JSON.stringify(serializeError(err))).not.toContain(SECRET);
     expect(err.details?.[0]?.path).toBe('?');
   });
 
   it('reports a wrong top-level type at the empty path', () => {
-    const err = caught(() => validate(schema, SECRET, 'request body'));
+    const err = refusal(() => validate(schema, SECRET, 'request body'));
     expect(err.message).toBe('invalid request body: expected object');
     expect(err.details).toEqual([{ path: '', issue: 'expected object' }]);
     expect(err.message).not.toContain(SECRET);
   });
 
   it('uses the code it is given (bad_request for query strings)', () => {
-    const err = caught(() => validate(z.object({ limit: z.number() }), {}, 'query', 'bad_request'));
+    const err = refusal(() => validate(z.object({ limit: z.number() }), {}, 'query', 'bad_request'));
     expect(err.code).toBe('bad_request');
     expect(err.status).toBe(400);
   });
 
   it('describes minimums and union failures without the value', () => {
-    const err = caught(() => validate(z.object({ n: z.number().min(3), u: z.union([z.string(), z.number()]) }), { n: 1, u: [SECRET] }));
+    const err = refusal(() => validate(z.object({ n: z.number().min(3), u: z.union([z.string(), z.number()]) }), { n: 1, u: [SECRET] }));
     const byPath = new Map((err.details ?? []).map((d) => [d.path, d.issue]));
     expect(byPath.get('n')).toBe('must be at least 3');
     expect(byPath.get('u')).toBe('matches none of the allowed shapes');

@@ -5,7 +5,7 @@ import { VitrineError } from '../core/errors.js';
 import { GENESIS_HASH, ledgerHash, verifyChain } from '../core/ledger.js';
 import { CustodyLedger, exportCustody, rowsFromExport } from './custody.js';
 import { finalizeEvent } from './event.js';
-import { refusal } from './refusal.fixture.js';
+import { refusal } from '../core/errors.fixture.js';
 
 const fixedClock = (): Date => new Date('2024-05-01T10:00:00.000Z');
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../core/canonical.js';
 import { EVIDENCE_ROOT_ENV, EvidenceFile, HASH_CHUNK_SIZE, evidenceRootFromEnv, fileSha256, listEvidenceFolder, resolveEvidence } from './evidence.js';
 import { csvFields, csvRecords, linesOf } from './text.js';
-import { refusal } from './refusal.fixture.js';
+import { refusal } from '../core/errors.fixture.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -13,7 +13,7 @@ import { readCanonicalTime } from './time.js';
 import { Random } from '../core/ml/random.js';
 import { defaultRegistry } from './loaders/index.js';
 import { LoaderRegistry, type Loader } from './loaders/registry.js';
-import { refusal } from './refusal.fixture.js';
+import { refusal } from '../core/errors.fixture.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const corpus = hasCorpora() ? describe : describe.skip;

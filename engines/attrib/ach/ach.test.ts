@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AchScenario } from '../../core/contracts/ach.js';
-import { VitrineError } from '../../core/errors.js';
+import { refusal } from '../../core/errors.fixture.js';
 import { validateStixObject } from '../../core/stix.js';
 import { analyzeScenario, derivedRating } from './engine.js';
 import { resolveAchRequest } from './request.js';
@@ -28,15 +28,6 @@ const simple: AchScenario = parseScenario({
   ],
 });
 
-function thrown(f: () => unknown): VitrineError {
-  try {
-    f();
-  } catch (err) {
-    if (err instanceof VitrineError) return err;
-    throw err;
-  }
-  throw new Error('expected a VitrineError');
-}
 
 describe('ACH scoring (Heuer)', () => {
   it('ranks by weighted inconsistency: the least inconsistent hypothesis leads', () => {
@@ -122,16 +113,16 @@ describe('ACH scoring (Heuer)', () => {
   });
 
   it('an override naming an unknown evidence item or hypothesis is refused without echoing it', () => {
-    const e = thrown(() => analyzeScenario(simple, { overrides: [{ evidence: 'SECRETX', hypothesis: 'H1', rating: 'C' }] }));
+    const e = refusal(() => analyzeScenario(simple, { overrides: [{ evidence: 'SECRETX', hypothesis: 'H1', rating: 'C' }] }));
     expect(e.code).toBe('validation_failed');
     expect(e.message).not.toContain('SECRETX');
-    expect(thrown(() => analyzeScenario(simple, { overrides: [{ evidence: 'E1', hypothesis: 'H9', rating: 'C' }] })).message).toContain('hypothesis');
+    expect(refusal(() => analyzeScenario(simple, { overrides: [{ evidence: 'E1', hypothesis: 'H9', rating: 'C' }] })).message).toContain('hypothesis');
   });
 
   it('parseOverride accepts EID:HID=RATING only', () => {
     expect(parseOverride(' E1:H2=cc ')).toEqual({ evidence: 'E1', hypothesis: 'H2', rating: 'CC' });
     for (const bad of ['E1:H2', 'E1=H2:C', 'E1:H2=X', ':H2=C', 'E1:H2=C=C', 'E 1:H2=C', 'E1:H2=CCC']) {
-      const err = thrown(() => parseOverride(bad, 3));
+      const err = refusal(() => parseOverride(bad, 3));
       expect(err.code).toBe('validation_failed');
       expect(err.message).toContain('override 3');
     }
@@ -182,7 +173,7 @@ describe('scenario format', () => {
       ['not an object', ''],
     ];
     for (const [value, where] of cases) {
-      const err = thrown(() => parseScenario(value));
+      const err = refusal(() => parseScenario(value));
       expect(err.code).toBe('validation_failed');
       expect((err.details ?? []).map((d) => d.path)).toContain(where);
       expect(JSON.stringify({ m: err.message, d: err.details })).not.toContain(secret);
@@ -192,9 +183,9 @@ describe('scenario format', () => {
   it('POST /ach bodies: a name, a scenario object, or inline parts; not two of them', () => {
     const library = ScenarioLibrary.fromEnvironment(undefined, {});
     expect(resolveAchRequest({ scenario: 'ceremony-wiper', overrides: ['E1:H1=I'] }, library).overrides).toHaveLength(1);
-    expect(thrown(() => resolveAchRequest({ scenario: 'no-such-one' }, library)).code).toBe('not_found');
-    expect(thrown(() => resolveAchRequest({ scenario: 'ceremony-wiper', evidence: [] }, library)).code).toBe('validation_failed');
-    expect(thrown(() => resolveAchRequest({ scenario: 'ceremony-wiper', extra: 1 }, library)).code).toBe('validation_failed');
+    expect(refusal(() => resolveAchRequest({ scenario: 'no-such-one' }, library)).code).toBe('not_found');
+    expect(refusal(() => resolveAchRequest({ scenario: 'ceremony-wiper', evidence: [] }, library)).code).toBe('validation_failed');
+    expect(refusal(() => resolveAchRequest({ scenario: 'ceremony-wiper', extra: 1 }, library)).code).toBe('validation_failed');
     expect(resolveAchRequest({ scenario: { hypotheses: simple.hypotheses, evidence: simple.evidence } }, library).scenario.evidence).toHaveLength(4);
   });
 });

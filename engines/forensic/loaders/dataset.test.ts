@@ -7,7 +7,7 @@ import { REPO_ROOT } from '../../../test/corpora.js';
 import { ingestArtifact, type IngestResult } from '../ingest.js';
 import { datasetEventSchema, datasetJsonSchema, plainDatasetEvent } from './dataset.js';
 import { escapePreproc, unescapePreproc } from './preproc.js';
-import { refusal } from '../refusal.fixture.js';
+import { refusal } from '../../core/errors.fixture.js';
 
 const resources = path.join(REPO_ROOT, 'resources', 'forensic');
 const dirs: string[] = [];

@@ -1,5 +1,5 @@
-// The forensic tests' check that a call is refused: the VitrineError it throws.
-import { VitrineError } from '../core/errors.js';
+// The tests' check that a call is refused: the VitrineError it throws.
+import { VitrineError } from './errors.js';
 
 /** The VitrineError `fn` throws; any other error is thrown on, and a call that does not throw fails the test. */
 export function refusal(fn: () => unknown): VitrineError {
