@@ -9,7 +9,7 @@ import { canonicalHash } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { MAX_FINDING_BYTES, parseSendFinding } from '../core/findings.js';
-import { jsonBody, page, pageOf, parseBody, parsePagination, route } from '../core/http/index.js';
+import { abortOnClientClose, jsonBody, page, pageOf, parseBody, parsePagination, route } from '../core/http/index.js';
 import { MAX_STIX_IMPORT_BYTES } from '../core/stix-import.js';
 import { LOOPBACK_HOSTS, requireBearer } from '../core/http/security.js';
 import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
@@ -200,15 +200,12 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     route(async (req, res) => {
       const b = parseBody(extractBody, req);
       if (b.text.length > MAX_TEXT_CHARS) throw new VitrineError('payload_too_large', `the text is longer than ${MAX_TEXT_CHARS} characters`);
-      const controller = new AbortController();
-      res.on('close', () => {
-        if (!res.writableEnded) controller.abort();
-      });
+      const signal = abortOnClientClose(res);
       const useClassifier = b.classifier === true && classifierPath !== undefined;
       const raw = (await ctx.jobs.run(
         EXTRACT_JOB,
         { text: b.text, ...(b.name !== undefined ? { name: b.name } : {}), ...(options.kbPath !== undefined ? { kbPath: options.kbPath } : {}), ...(useClassifier ? { classifierPath } : {}) },
-        { signal: controller.signal, label: `Extraction (${b.text.length} characters)` },
+        { signal, label: `Extraction (${b.text.length} characters)` },
       )) as ExtractResponse;
       // The result crossed a process boundary: check the parts that are stored before storing them.
       if (typeof raw !== 'object' || raw === null || !Array.isArray(raw.stix?.objects) || !Array.isArray(raw.extraction?.indicators)) throw new VitrineError('internal', 'the extraction job returned no valid result');
@@ -225,16 +222,13 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     route(async (req, res) => {
       const b = parseBody(attributeBodySchema, req);
       if (b.text.length > MAX_TEXT_CHARS) throw new VitrineError('payload_too_large', `the text is longer than ${MAX_TEXT_CHARS} characters`);
-      const controller = new AbortController();
-      res.on('close', () => {
-        if (!res.writableEnded) controller.abort();
-      });
+      const signal = abortOnClientClose(res);
       const useClassifier = b.classifier === true && classifierPath !== undefined;
       const { classifier: _asked, ...rest } = b;
       const raw = (await ctx.jobs.run(
         ATTRIBUTE_JOB,
         { ...rest, ...(options.kbPath !== undefined ? { kbPath: options.kbPath } : {}), ...(useClassifier ? { classifierPath } : {}) },
-        { signal: controller.signal, label: `Attribution (${b.text.length} characters)` },
+        { signal, label: `Attribution (${b.text.length} characters)` },
       )) as Attribution;
       if (typeof raw !== 'object' || raw === null || !Array.isArray(raw.shortlist)) throw new VitrineError('internal', 'the attribution job returned no valid result');
       const warnings = b.classifier === true && classifierPath === undefined ? ['no classifier model is installed: techniques come from ids, names and phrasings only'] : [];

@@ -6,7 +6,7 @@ import type { Assessment, CaseAssessHealth, CaseImportResponse, StixBundle } fro
 import { canonicalHash } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
-import { jsonBody, page, parsePagination, parseQuery, route } from '../core/http/index.js';
+import { abortOnClientClose, jsonBody, page, parsePagination, parseQuery, route } from '../core/http/index.js';
 import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
 import type { ServiceContext } from '../core/service.js';
 import { MAX_FINDING_BYTES, parseSendFinding } from '../core/findings.js';
@@ -78,11 +78,8 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
       // Validate here as well as in the job: a bad case is answered at once, without taking a worker.
       const kase = validateCase(req.body);
       knowledgeGraph();
-      const controller = new AbortController();
-      res.on('close', () => {
-        if (!res.writableEnded) controller.abort();
-      });
-      const result = await ctx.jobs.run(ASSESS_JOB, { kgPath, case: req.body as unknown, format }, { signal: controller.signal, label: `Case ${kase.case_id.slice(0, 60)}` });
+      const signal = abortOnClientClose(res);
+      const result = await ctx.jobs.run(ASSESS_JOB, { kgPath, case: req.body as unknown, format }, { signal, label: `Case ${kase.case_id.slice(0, 60)}` });
       // The result crossed a process boundary: check its shape before it is stored and served.
       if (!isJobResult(result) || !assessmentSchema.safeParse(result.assessment).success) throw new VitrineError('internal', 'the assessment job returned no valid assessment');
       const assessment: Assessment = result.assessment;

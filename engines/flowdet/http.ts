@@ -6,7 +6,7 @@ import express, { type Express, type Request, type Response, type Router } from 
 import { z } from 'zod';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
-import { jsonBody, parseBody, parseQuery, route } from '../core/http/index.js';
+import { abortOnClientClose, jsonBody, parseBody, parseQuery, route } from '../core/http/index.js';
 import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
 import type { ServiceContext } from '../core/service.js';
 import type { ModelBundle } from './bundle.js';
@@ -132,11 +132,8 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
       const body = parseBody(scoreRequestSchema, req);
       if (body.explain && body.flows.length > MAX_EXPLAIN_FLOWS) throw new VitrineError('validation_failed', `at most ${MAX_EXPLAIN_FLOWS} flows per request with explain`);
       bundle();
-      const controller = new AbortController();
-      res.on('close', () => {
-        if (!res.writableEnded) controller.abort();
-      });
-      const result = (await ctx.jobs.run(SCORE_JOB, { modelPath, request: req.body as unknown }, { signal: controller.signal, label: `Score ${body.flows.length} flows` })) as ScoreResponse;
+      const signal = abortOnClientClose(res);
+      const result = (await ctx.jobs.run(SCORE_JOB, { modelPath, request: req.body as unknown }, { signal, label: `Score ${body.flows.length} flows` })) as ScoreResponse;
       if (typeof result !== 'object' || result === null || !Array.isArray((result as { results?: unknown }).results)) throw new VitrineError('internal', 'the scoring job returned no valid result');
       res.json(result);
     }),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import express, { type Express, type Request, type Response, type Router } from 'express';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
-import { jsonBody, page, parseBody, parsePagination, parseQuery, route } from '../core/http/index.js';
+import { abortOnClientClose, jsonBody, page, parseBody, parsePagination, parseQuery, route } from '../core/http/index.js';
 import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
 import { defaultRendererDir, standaloneUi } from '../core/http/standalone-ui.js';
 import type { ServiceContext } from '../core/service.js';
@@ -98,16 +98,13 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
         res.setHeader('Connection', 'close');
         throw err;
       }
-      const controller = new AbortController();
-      res.on('close', () => {
-        if (!res.writableEnded) controller.abort();
-      });
+      const signal = abortOnClientClose(res);
       if (gate.running >= gate.slots) options.onUploadWaiting?.(req);
-      const release = await gate.acquire(controller.signal);
+      const release = await gate.acquire(signal);
       try {
         const data = await readBody(req, res);
         if (data.length === 0) throw new VitrineError('bad_request', 'the body must be the file bytes');
-        const result = await ctx.jobs.run(ANALYZE_JOB, { data, modelPath, benign }, { signal: controller.signal, label: 'PE triage' });
+        const result = await ctx.jobs.run(ANALYZE_JOB, { data, modelPath, benign }, { signal, label: 'PE triage' });
         // The result crossed a process boundary: check its shape before it is stored and served.
         if (!isTriageResult(result)) throw new VitrineError('internal', 'the analysis job returned no valid result');
         const stored = saveAnalysis(ctx.db, result, new Date(), fileName);
@@ -126,11 +123,8 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
       const { text } = parseBody(validateRequestSchema, req);
       // Rule text errors are answered at once, without a worker; the parser's messages name a line, never the text.
       parse(text);
-      const controller = new AbortController();
-      res.on('close', () => {
-        if (!res.writableEnded) controller.abort();
-      });
-      const result = await ctx.jobs.run(VALIDATE_RULE_JOB, { text, benign }, { signal: controller.signal, label: 'Rule validation' });
+      const signal = abortOnClientClose(res);
+      const result = await ctx.jobs.run(VALIDATE_RULE_JOB, { text, benign }, { signal, label: 'Rule validation' });
       if (!ruleValidationSchema.safeParse(result).success) throw new VitrineError('internal', 'the validation job returned no valid result');
       res.json(result as RuleValidation);
     }),

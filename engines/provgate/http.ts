@@ -7,7 +7,7 @@ import { canonicalHash } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
 import { validate } from '../core/validation.js';
 import { apiDocsRouter } from '../core/http/docs.js';
-import { jsonBody, page, parseBody, parsePagination, parseQuery, route } from '../core/http/index.js';
+import { abortOnClientClose, jsonBody, page, parseBody, parsePagination, parseQuery, route } from '../core/http/index.js';
 import { pageCsp } from '../core/http/security.js';
 import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
 import type { BacktrackBody, GateSummary, GeneratedKey, ProvgateHealth, RunDetail, RunGraph, RunPage, TrustedKeyItem, TrustedKeyList } from '../core/contracts/provgate.js';
@@ -109,11 +109,8 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   };
 
   const runJob = async (res: Response, type: string, payload: unknown, label: string): Promise<GateJobResult> => {
-    const controller = new AbortController();
-    res.on('close', () => {
-      if (!res.writableEnded) controller.abort();
-    });
-    const result = await ctx.jobs.run(type, payload, { signal: controller.signal, label });
+    const signal = abortOnClientClose(res);
+    const result = await ctx.jobs.run(type, payload, { signal, label });
     // The result crossed a process boundary: check its shape before it is stored and served.
     if (!isGateResult(result)) throw new VitrineError('internal', 'the gate job returned no decision');
     return result;

@@ -7,7 +7,7 @@ import express, { type Express, type Request, type Response, type Router } from 
 import { z } from 'zod';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
-import { page, parsePagination, parseQuery, route } from '../core/http/index.js';
+import { abortOnClientClose, page, parsePagination, parseQuery, route } from '../core/http/index.js';
 import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
 import { defaultRendererDir, standaloneUi } from '../core/http/standalone-ui.js';
 import type { ServiceContext } from '../core/service.js';
@@ -166,11 +166,8 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   });
 
   const runAndSave = async (res: Response, type: string, payload: unknown, label: string): Promise<void> => {
-    const controller = new AbortController();
-    res.on('close', () => {
-      if (!res.writableEnded) controller.abort();
-    });
-    const result = await ctx.jobs.run(type, payload, { signal: controller.signal, label });
+    const signal = abortOnClientClose(res);
+    const result = await ctx.jobs.run(type, payload, { signal, label });
     // The result crossed a process boundary: check its shape before it is stored and served.
     if (!isAnalysis(result)) throw new VitrineError('internal', 'the analysis job returned no valid analysis');
     saveAnalysis(ctx.db, result);

@@ -98,6 +98,18 @@ export function route(handler: (req: Request, res: Response) => Promise<void> | 
   };
 }
 
+/**
+ * A signal that aborts when the client goes away before the response is ended (the connection closed early), so the
+ * work done for it (a worker job, a scan, a wait for a slot) is cancelled; a response already ended aborts nothing.
+ */
+export function abortOnClientClose(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.on('close', () => {
+    if (!res.writableEnded) controller.abort();
+  });
+  return controller.signal;
+}
+
 /** Validates a request body (422 with field paths on failure). */
 export function parseBody<S extends z.ZodType>(schema: S, req: Request, what = 'request body'): z.output<S> {
   return validate(schema, req.body, what);

@@ -1,6 +1,6 @@
 // Routes /diffs: diff two releases of one package, the stored diffs with filters, one diff.
 import { z } from 'zod';
-import { parseBody, requestIdOf } from '../../core/http/index.js';
+import { abortOnClientClose, parseBody, requestIdOf } from '../../core/http/index.js';
 import { isScanEcosystem, type ScanDeps } from '../scans/scan.js';
 import type { Platform } from '../platform.js';
 import { getByIdRoute, listRoute, type RouteDef } from '../routing/http.js';
@@ -37,11 +37,8 @@ export function diffRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
       status: 201,
       handler: async (req, res, caller) => {
         const body = parseBody(diffRequestSchema, req);
-        const controller = new AbortController();
-        res.on('close', () => {
-          if (!res.writableFinished) controller.abort();
-        });
-        const d = await diffReleases(p, deps, body, caller?.id ?? 'anonymous', requestIdOf(res), controller.signal);
+        const signal = abortOnClientClose(res);
+        const d = await diffReleases(p, deps, body, caller?.id ?? 'anonymous', requestIdOf(res), signal);
         res.status(d.repeated ? 200 : 201).json(d);
       },
     },

@@ -1,7 +1,7 @@
 // Routes /monitoring/packages: watch a package, the watch list (filter failing), one with its snapshot, change, stop, check now, its checks.
 import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
-import { page, parseBody, parsePagination, requestIdOf } from '../../core/http/index.js';
+import { abortOnClientClose, page, parseBody, parsePagination, requestIdOf } from '../../core/http/index.js';
 import type { Platform } from '../platform.js';
 import { listRoute, type RouteDef, UUID } from '../routing/http.js';
 import type { ScanDeps } from '../scans/scan.js';
@@ -102,13 +102,10 @@ export function monitoringRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
         'Check now: result baseline (first check), unchanged, new_release (with diff_id; publishes new_release_detected, risk_escalated when the risk rose, and the diff publishes behavior_drift_detected and maintainer_changed) or error (back-off; monitor_error on the first failure and every fifth). 409 while another check of it runs',
       handler: async (req, res, caller) => {
         const id = idParam(req.params['id']);
-        const controller = new AbortController();
-        res.on('close', () => {
-          if (!res.writableFinished) controller.abort();
-        });
+        const signal = abortOnClientClose(res);
         const requestId = requestIdOf(res);
         const actor = caller?.id ?? 'anonymous';
-        res.json(await checkPackage(p, deps, id, actor, { trigger: 'manual', requestId, signal: controller.signal, audit: true }));
+        res.json(await checkPackage(p, deps, id, actor, { trigger: 'manual', requestId, signal, audit: true }));
       },
     },
     {

@@ -1,7 +1,7 @@
 // Routes /projects: create and list projects, run a project scan over submitted files, and read its findings, components, graph and SBOMs.
 import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
-import { parseBody, parsePagination, parseQuery, page, requestIdOf } from '../../core/http/index.js';
+import { abortOnClientClose, parseBody, parsePagination, parseQuery, page, requestIdOf } from '../../core/http/index.js';
 import type { Platform } from '../platform.js';
 import { listRoute, type RouteDef, UUID } from '../routing/http.js';
 import { booleanQuery } from '../users/http.js';
@@ -83,11 +83,8 @@ export function projectRoutes(p: Platform): RouteDef[] {
       status: 201,
       handler: async (req, res, caller) => {
         const id = await projectIdOf(p, req.params['id']);
-        const controller = new AbortController();
-        res.on('close', () => {
-          if (!res.writableFinished) controller.abort();
-        });
-        const scan = await runProjectScan(p, id, req.body as unknown, caller?.id ?? 'anonymous', requestIdOf(res), controller.signal);
+        const signal = abortOnClientClose(res);
+        const scan = await runProjectScan(p, id, req.body as unknown, caller?.id ?? 'anonymous', requestIdOf(res), signal);
         res.status(201).json(scan);
       },
     },

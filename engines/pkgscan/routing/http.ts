@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { PageOf, Permission } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
-import { page, parsePagination, parseQuery } from '../../core/http/index.js';
+import { abortOnClientClose, page, parsePagination, parseQuery } from '../../core/http/index.js';
 import type { StoredUser } from '../users/users.js';
 
 /**
@@ -159,11 +159,7 @@ export async function receiveRawUpload(req: Request, res: Response, file: string
     res.setHeader('Connection', 'close');
     throw err;
   }
-  const controller = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
+  return abortOnClientClose(res);
 }
 
 /**

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { severitySchema } from '../vocabulary.js';
 import type { PackageOverview } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
-import { parseBody, requestIdOf } from '../../core/http/index.js';
+import { abortOnClientClose, parseBody, requestIdOf } from '../../core/http/index.js';
 import type { Platform } from '../platform.js';
 import { getByIdRoute, listRoute, type RouteDef } from '../routing/http.js';
 import { advisoriesOfPackage, getScan, listScans, newestVerdicts, scanStats } from './store.js';
@@ -62,11 +62,8 @@ export function scanRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
       body: scanRequestSchema,
       handler: async (req, res, caller) => {
         const body = parseBody(scanRequestSchema, req);
-        const controller = new AbortController();
-        res.on('close', () => {
-          if (!res.writableFinished) controller.abort();
-        });
-        const verdict = await scanPackage(p, deps, body, caller?.id ?? 'anonymous', requestIdOf(res), { signal: controller.signal });
+        const signal = abortOnClientClose(res);
+        const verdict = await scanPackage(p, deps, body, caller?.id ?? 'anonymous', requestIdOf(res), { signal });
         res.json(verdict);
       },
     },
