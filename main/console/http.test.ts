@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { errorHandler } from '../../engines/core/http/index.js';
 import { createGateway } from '../gateway/gateway.js';
-import type { EngineHost } from '../host/host.js';
+import { idleHost } from '../host/idle-host.fixture.js';
 import { consoleCatalogue, parseHelp } from './commands.js';
 import { createConsole, type ConsoleRouter } from './http.js';
 
@@ -177,14 +177,7 @@ describe('/api/console', () => {
 
 describe('behind the gateway', () => {
   it('every console route needs the token', async () => {
-    const host: EngineHost = {
-      run: () => Promise.resolve(null),
-      cancel: () => false,
-      jobs: () => [],
-      subscribe: () => () => undefined,
-      stats: () => ({ size: 0, busy: 0, queued: 0 }),
-      close: () => Promise.resolve(),
-    };
+    const host = idleHost();
     const db = new Database(':memory:');
     const token = 't'.repeat(40);
     const app = createGateway({ host, services: [], db, dataDir: tmp, resourcesDir: tmp, token, version: '0.0.0' });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { VitrineError } from '../../engines/core/errors.js';
+import { firstLinePid, isRunning } from '../../engines/core/process.fixture.js';
 import { argvSchema, isExecutable, launchFor, MAX_ARGS, resolveCwd, runEnvironment } from './executables.js';
 import { ConsoleRuns, type RunEvent, type RunsOptions } from './runs.js';
 
@@ -330,29 +331,13 @@ describe('a run dies with the workstation', () => {
     writeFileSync(spin, "process.stdout.write(process.pid + '\\n'); for (;;) {}\n");
     const host = fileURLToPath(new URL('./orphan-console.fixture.ts', import.meta.url));
     const hostProcess = spawn(process.execPath, ['--import', 'tsx', host, dataDir, spin], { stdio: ['ignore', 'pipe', 'ignore'] });
-    const pid = await new Promise<number>((resolve, reject) => {
-      let out = '';
-      hostProcess.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const m = /^(\d+)\n/.exec(out);
-        if (m) resolve(Number(m[1]));
-      });
-      hostProcess.on('exit', () => reject(new Error('the host exited early')));
-    });
-    const alive = (p: number): boolean => {
-      try {
-        process.kill(p, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
+    const pid = await firstLinePid(hostProcess);
     await new Promise((r) => setTimeout(r, 300));
-    expect(alive(pid)).toBe(true);
+    expect(isRunning(pid)).toBe(true);
     hostProcess.kill('SIGKILL');
     const killedAt = Date.now();
-    while (alive(pid) && Date.now() - killedAt < 5000) await new Promise((r) => setTimeout(r, 50));
-    const survived = alive(pid);
+    while (isRunning(pid) && Date.now() - killedAt < 5000) await new Promise((r) => setTimeout(r, 50));
+    const survived = isRunning(pid);
     if (survived) process.kill(pid, 'SIGKILL');
     expect(survived).toBe(false);
   });

@@ -4,18 +4,11 @@ import type { AddressInfo } from 'node:net';
 import BetterSqlite3 from 'better-sqlite3';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineHost } from '../host/host.js';
+import { idleHost } from '../host/idle-host.fixture.js';
 import { createGateway } from './gateway.js';
 
 const TOKEN = 'gateway-test-token-0123456789abcdef';
-const host: EngineHost = {
-  run: () => Promise.resolve(null),
-  cancel: () => false,
-  jobs: () => [],
-  subscribe: () => () => undefined,
-  stats: () => ({ size: 0, busy: 0, queued: 0 }),
-  close: () => Promise.resolve(),
-};
+const host = idleHost();
 
 let server: http.Server;
 let base: string;

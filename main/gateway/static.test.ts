@@ -8,19 +8,12 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync, gunzipSync } from 'node:zlib';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineHost } from '../host/host.js';
+import { idleHost } from '../host/idle-host.fixture.js';
 import { createGateway } from './gateway.js';
 import { acceptedEncodings } from './static.js';
 
 const TOKEN = 'static-test-token-0123456789abcdef0';
-const host: EngineHost = {
-  run: () => Promise.resolve(null),
-  cancel: () => false,
-  jobs: () => [],
-  subscribe: () => () => undefined,
-  stats: () => ({ size: 0, busy: 0, queued: 0 }),
-  close: () => Promise.resolve(),
-};
+const host = idleHost();
 const SCRIPT = `export const greeting = ${JSON.stringify('hello '.repeat(400))};\n`;
 const INDEX = '<!doctype html><html><head><script type="module" src="./assets/app-Ab12.js"></script></head><body></body></html>';
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JobInfo } from '../../engines/core/contracts/gateway.js';
 import { VitrineError } from '../../engines/core/errors.js';
+import { firstLinePid, isRunning } from '../../engines/core/process.fixture.js';
 import { WORKER_JOBS_MODULE } from '../../test/fixtures/worker-jobs.js';
 import { WORKER_V8_FLAGS } from './entry.js';
 import { createForkHost, type ForkHostOptions } from './fork-host.js';
@@ -269,30 +270,14 @@ describe('fork EngineHost', () => {
   it('a worker busy in a job that never yields is gone within a second of its host being killed', async () => {
     const script = fileURLToPath(new URL('../../test/fixtures/orphan-host.ts', import.meta.url));
     const hostProcess = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'ignore'] });
-    const workerPid = await new Promise<number>((resolve, reject) => {
-      let out = '';
-      hostProcess.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const m = /^(\d+)\n/.exec(out);
-        if (m) resolve(Number(m[1]));
-      });
-      hostProcess.on('exit', () => reject(new Error('the host exited early')));
-    });
-    const alive = (pid: number): boolean => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
+    const workerPid = await firstLinePid(hostProcess);
     // Let the job start spinning, so the worker's event loop is held when its host dies.
     await new Promise((r) => setTimeout(r, 300));
-    expect(alive(workerPid)).toBe(true);
+    expect(isRunning(workerPid)).toBe(true);
     hostProcess.kill('SIGKILL');
     const killedAt = Date.now();
-    while (alive(workerPid) && Date.now() - killedAt < 5000) await new Promise((r) => setTimeout(r, 50));
-    const survived = alive(workerPid);
+    while (isRunning(workerPid) && Date.now() - killedAt < 5000) await new Promise((r) => setTimeout(r, 50));
+    const survived = isRunning(workerPid);
     if (survived) process.kill(workerPid, 'SIGKILL');
     expect(survived).toBe(false);
   });

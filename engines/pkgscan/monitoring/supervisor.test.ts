@@ -1,28 +1,14 @@
 // The worker supervisor with tiny fake child scripts: restart with back-off after a death, stop on close; and a supervised worker that ends with its parent.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isRunning } from '../../core/process.fixture.js';
 import { startSupervisor } from './supervisor.js';
 
 let dir: string;
-
-/** Running (a zombie left for an init that does not reap counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
 
 /** Polls until `f` holds (no timing assertion: the test's own time limit is the bound). */
 async function until(f: () => boolean | Promise<boolean>): Promise<void> {
@@ -64,7 +50,7 @@ describe('worker supervisor', () => {
       expect(exits).toEqual([3, null]);
       await until(async () => (await readFile(starts, 'utf8')).includes(`${third}\n`));
       await sup.close();
-      expect(alive(third)).toBe(false);
+      expect(isRunning(third)).toBe(false);
       expect(sup.pid()).toBeUndefined();
       // Closed: nothing is restarted.
       await new Promise((r) => setTimeout(r, 100));
@@ -82,7 +68,7 @@ describe('worker supervisor', () => {
     await until(async () => (await readFile(ready, 'utf8').catch(() => '')) === 'up');
     const pid = sup.pid() ?? 0;
     await sup.close();
-    expect(alive(pid)).toBe(false);
+    expect(isRunning(pid)).toBe(false);
   }, 30_000);
 
   it('a supervised worker (exitWithParent) ends when its parent is killed', async () => {
@@ -103,9 +89,9 @@ describe('worker supervisor', () => {
       p.stdout.once('data', (b: Buffer) => resolve(Number(b.toString().trim())));
       p.once('exit', () => reject(new Error('parent exited early')));
     });
-    expect(alive(pid)).toBe(true);
+    expect(isRunning(pid)).toBe(true);
     p.kill('SIGKILL');
-    await until(() => !alive(pid));
-    expect(alive(pid)).toBe(false);
+    await until(() => !isRunning(pid));
+    expect(isRunning(pid)).toBe(false);
   }, 60_000);
 });
