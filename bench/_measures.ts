@@ -1,4 +1,5 @@
-// Repeated measures in the benches: their median, "median (min-max)" for a table cell, and the main thread's CPU time.
+// Repeated measures in the benches: a call's CPU and wall time, their median, "median (min-max)" for a table cell, and the
+// main thread's CPU time.
 import { readFileSync } from 'node:fs';
 
 export function median(v: readonly number[]): number {
@@ -23,4 +24,14 @@ export function mainThreadSeconds(): number | null {
   } catch {
     return null;
   }
+}
+
+/** CPU seconds (user + system) and wall seconds of fn; CPU is the fair measure on a shared machine. */
+export function timed<T>(fn: () => T): { value: T; cpu: number; wall: number } {
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  const value = fn();
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  const c = process.cpuUsage(c0);
+  return { value, cpu: (c.user + c.system) / 1e6, wall };
 }

@@ -25,18 +25,9 @@ import { scoreFlows } from '../engines/flowdet/score.js';
 import { detectorMetrics } from '../engines/flowdet/studies/metrics.js';
 import { studyOnData, studySizes } from '../engines/flowdet/studies/run.js';
 import { CORPORA_DIR } from '../test/corpora.js';
-import { median, medianRange } from './_measures.js';
+import { median, medianRange, timed } from './_measures.js';
 
 const PYTHON = '/usr/bin/python3';
-
-function timed<T>(fn: () => T): { value: T; cpu: number; wall: number } {
-  const c0 = process.cpuUsage();
-  const t0 = process.hrtime.bigint();
-  const value = fn();
-  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-  const c = process.cpuUsage(c0);
-  return { value, cpu: (c.user + c.system) / 1e6, wall };
-}
 
 const listEnv = (name: string): Set<string> | undefined => {
   const v = process.env[name];

@@ -18,7 +18,7 @@ import {
   type FeatureMatrix,
 } from '../engines/core/ml/index.js';
 import { fitLogistic } from '../engines/core/ml/linear.js';
-import { median, medianRange } from './_measures.js';
+import { median, medianRange, timed } from './_measures.js';
 
 const ROWS = Number(process.env['ML_BENCH_ROWS'] ?? 20_000);
 const COLS = Number(process.env['ML_BENCH_COLS'] ?? 50);
@@ -33,15 +33,6 @@ const PYTHON = '/usr/bin/python3'; // Debian's python3-xgboost and python3-sklea
 const MIN_CPU = 0.5;
 const PARTS = new Set((process.env['ML_BENCH_PARTS'] ?? 'boosted,linear,mlp').split(',').map((p) => p.trim()));
 
-/** CPU seconds (user + system) and wall seconds of fn; CPU is the fair measure on a shared machine. */
-function timed<T>(fn: () => T): { value: T; cpu: number; wall: number } {
-  const c0 = process.cpuUsage();
-  const t0 = process.hrtime.bigint();
-  const value = fn();
-  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-  const c = process.cpuUsage(c0);
-  return { value, cpu: (c.user + c.system) / 1e6, wall };
-}
 
 // Float32-representable values, so that XGBoost (which reads float32) sees exactly the same numbers.
 const raw = syntheticBinary(ROWS, COLS, 2024, { missing: 0.02 });
