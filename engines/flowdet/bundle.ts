@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { gbdtModelFromJson, gbdtModelToJson, type JsonValue } from '../core/ml/index.js';
+import type { CardMetrics as CardMetricsView, ModelCard as ModelCardView } from '../core/contracts/flowdet.js';
 import { VitrineError } from '../core/errors.js';
 import { parseJsonText } from '../core/json-text.js';
 import { validate } from '../core/validation.js';
@@ -34,31 +35,18 @@ export interface ModelBundle {
 }
 
 /** Clean test metrics of the served model, with the split they were measured on. */
-export interface CardMetrics {
-  readonly split: string;
-  readonly n: number;
-  readonly accuracy: number;
+export interface CardMetrics extends CardMetricsView {
   readonly precision: number;
   readonly recall: number;
-  readonly f1: number;
-  readonly fpr: number;
   readonly roc_auc: number | null;
 }
 
-export interface ModelCard {
-  /** The data the model was trained on (a dataset name or a CSV file name). */
-  readonly data: string;
+/** The model card (the data, training rows, date and feature-set hash are the client's view: ModelCardView). */
+export interface ModelCard extends ModelCardView {
   readonly dataset: DatasetId;
   readonly schema_version: number;
-  /** Training rows (clean rows; adversarial training adds its own perturbed copies on top); null for bundles without a card. */
-  readonly training_rows: number | null;
-  readonly created: string;
-  /** SHA-256 of the schema's feature names, classes and formulas: two models with the same hash read the same features. */
-  readonly feature_set_sha256: string;
   /** Base features the training data did not have (always 0 in training): a flow may omit them. */
   readonly absent_features: readonly string[];
-  readonly members: readonly string[];
-  readonly hardened: boolean;
   /** Clean test metrics of this model as saved (scored through the bundle), or null when not measured. */
   readonly test: CardMetrics | null;
 }

@@ -1,6 +1,7 @@
 // Scoring flows with a model bundle: verdicts from the hardened ensemble, alarm scores, SHAP contributions and counterfactuals.
 import { z } from 'zod';
 import { parseNumericCell, TreeExplainer, type FeatureMatrix } from '../core/ml/index.js';
+import type { FlowScore as FlowScoreView, ScoreResponse as ScoreResponseView } from '../core/contracts/flowdet.js';
 import { VitrineError } from '../core/errors.js';
 import { validate } from '../core/validation.js';
 import { attackSpace, type GradientOracle, type Scorer } from './attacks/attacks.js';
@@ -34,17 +35,9 @@ export const scoreRequestSchema = z.strictObject({
 
 export type ScoreRequest = z.input<typeof scoreRequestSchema>;
 
-export interface FlowScore {
-  readonly index: number;
-  readonly verdict: 'malicious' | 'benign';
-  /** Mean malicious probability of the hardened ensemble's members. */
-  readonly score: number;
-  readonly alarm?: { readonly score: number; readonly adversarial_suspected: boolean };
-  readonly explanation?: {
-    readonly expected_value: number;
-    readonly contributions: readonly { readonly feature: string; readonly value: number; readonly shap: number }[];
-    readonly counterfactual: null | { readonly found: boolean; readonly eps: number; readonly score: number; readonly valid: boolean; readonly changes: readonly { readonly feature: string; readonly from: number; readonly to: number }[] };
-  };
+/** One flow's answer (index, verdict, score: the mean malicious probability of the ensemble's members, alarm: FlowScoreView). */
+export interface FlowScore extends FlowScoreView {
+  readonly explanation?: NonNullable<FlowScoreView['explanation']> & { readonly expected_value: number };
 }
 
 /** How the request's columns were read. */
@@ -63,16 +56,13 @@ export interface ColumnUse {
   readonly renamed: readonly { readonly from: string; readonly to: string }[];
 }
 
-export interface ScoreResponse {
+export interface ScoreResponse extends ScoreResponseView {
   /** Which model answered: data, schema, training rows, date, feature-set hash and its clean test metrics. */
   readonly model: ModelCard & { readonly sha256: string; readonly trained_on: string };
-  readonly threshold: number;
-  readonly counts: { readonly flows: number; readonly malicious: number; readonly benign: number };
+  readonly counts: NonNullable<ScoreResponseView['counts']>;
   readonly derived_features: 'recomputed from the base features';
   readonly columns: ColumnUse;
   readonly results: readonly FlowScore[];
-  /** Same as columns.ignored (kept for clients that read it). */
-  readonly ignored_features: readonly string[];
   readonly warnings: readonly string[];
 }
 

@@ -1,5 +1,6 @@
 // The full study (`flowdet run`): train, attack, harden, alarm, explain, poison, drift; returns the report data and the hardened model.
 import { prCurve, Random, rocCurve, selectRows, stratifiedSplit, type FeatureMatrix } from '../../core/ml/index.js';
+import type { AttackSummary as AttackSummaryView, BudgetPoint as BudgetPointView, StudyReport as StudyReportView } from '../../core/contracts/flowdet.js';
 import { VitrineError } from '../../core/errors.js';
 import { adaptiveAttack, attackSpace, type AttackResult, type AttackSpace, type GradientOracle, type Scorer } from '../attacks/attacks.js';
 import { minedFor, physicalViolations } from '../constraints/physics.js';
@@ -57,8 +58,7 @@ export function studySizes(quick: boolean): StudySizes {
     : { syntheticRows: 20_000, maxTrainRows: 200_000, maxTestRows: 60_000, attackRows: 400, hardenPerRound: 1500, hardenIters: 100, counterfactuals: 10, shapRows: 500, poisonRows: 8000 };
 }
 
-export interface AttackSummary {
-  readonly detector: string;
+export interface AttackSummary extends AttackSummaryView {
   readonly attack: 'gradient' | 'transfer+black-box';
   /** Malicious flows attacked. */
   readonly n: number;
@@ -69,13 +69,10 @@ export interface AttackSummary {
   readonly budgets: readonly BudgetPoint[];
 }
 
-export interface BudgetPoint {
-  readonly eps: number;
-  readonly detection_rate: number;
-  readonly robust_accuracy: number;
+/** A budget's point (eps, detection rate, robust accuracy, dropped rows: BudgetPointView) and the checks of its rows. */
+export interface BudgetPoint extends BudgetPointView {
   /** Attacked flows for which a valid flow within the budget was returned (the others were sent unchanged). */
   readonly adversarial_rows: number;
-  readonly dropped: number;
   readonly invalid: number;
   /** Largest L-infinity distance (attack space) of the adversarial rows: at most eps. */
   readonly max_linf: number;
@@ -84,7 +81,8 @@ export interface BudgetPoint {
   readonly queries: number;
 }
 
-export interface StudyReport {
+/** The study's report; a client's view of it (StudyReportView) is what the Flows workspace reads. */
+export interface StudyReport extends StudyReportView {
   readonly format: 'vitrine-flowdet-report';
   readonly version: 1;
   readonly dataset: { readonly name: string; readonly schema: string; readonly format: string; readonly rows: number; readonly malicious: number; readonly split: string; readonly train: number; readonly test: number; readonly missing_columns: readonly string[]; readonly cleaning: FlowTable['cleaning']; readonly skipped_lines: number; readonly categories: Readonly<Record<string, number>> };
