@@ -1,19 +1,6 @@
 // The advisory store's tables, written once for both backends: the workstation's SQLite store (createAdvisoryTables)
-// and pkgscan's PostgreSQL migration 7 (engines/pkgscan/db/schema.ts); and the spellings in which the two backends'
-// DDL differs, which pkgscan's own migrations use too.
-
-/** The column types and clauses that differ between SQLite and PostgreSQL. */
-export interface DdlDialect {
-  /** A floating-point column. */
-  readonly real: string;
-  /** A 64-bit integer column. */
-  readonly bigint: string;
-  /** What follows a table's closing parenthesis when its primary key should be its storage (SQLite only). */
-  readonly withoutRowid: string;
-}
-
-export const SQLITE_DDL: DdlDialect = { real: 'REAL', bigint: 'INTEGER', withoutRowid: ' WITHOUT ROWID' };
-export const POSTGRES_DDL: DdlDialect = { real: 'DOUBLE PRECISION', bigint: 'BIGINT', withoutRowid: '' };
+// and pkgscan's PostgreSQL migration 7 (engines/pkgscan/db/schema.ts).
+import type { DdlDialect } from '../sql-dialect.js';
 
 /**
  * The CREATE statements of the advisory tables and their indexes (not the `generation` row, whose insert each backend

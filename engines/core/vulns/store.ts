@@ -12,7 +12,8 @@ import { severityOfRecord } from './severity.js';
 import { detectKind, readSource, type NvdEntry } from './sources.js';
 import { ImportTally, plainSourceOf, type ImportCounts, type SourceRecord } from './tally.js';
 import { ecosystemBase } from './versions/index.js';
-import { advisoryTablesDdl, SQLITE_DDL } from './ddl.js';
+import { SQLITE_DDL } from '../sql-dialect.js';
+import { advisoryTablesDdl } from './ddl.js';
 
 export { STALE_AFTER_DAYS } from './assemble.js';
 

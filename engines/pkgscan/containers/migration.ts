@@ -1,6 +1,6 @@
 // The container scans' table (pkgscan migration 10): one row per scan, its report and CycloneDX SBOM as JSON.
 import type { Migration } from '../../core/service.js';
-import { SQLITE_DDL, type DdlDialect } from '../../core/vulns/ddl.js';
+import { SQLITE_DDL, type DdlDialect } from '../../core/sql-dialect.js';
 
 /** Migration 10's statements on either backend (db/schema.ts runs them on PostgreSQL). */
 export function containerTablesDdl(d: DdlDialect): string {

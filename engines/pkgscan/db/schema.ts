@@ -4,7 +4,8 @@
 // guards, the shared rate-limit windows) is written here. db/schema.test.ts compares the two schemas.
 // Times stay ISO 8601 text and flags 0/1 integers, as on SQLite, so one repository's SQL reads the same rows on both.
 import { GENESIS_HASH } from '../../core/ledger.js';
-import { advisoryTablesDdl, POSTGRES_DDL } from '../../core/vulns/ddl.js';
+import { POSTGRES_DDL } from '../../core/sql-dialect.js';
+import { advisoryTablesDdl } from '../../core/vulns/ddl.js';
 import { containerTablesDdl } from '../containers/migration.js';
 import { diffTablesDdl } from '../diffs/migration.js';
 import { SCAN_FEATURES_DDL } from '../ml/drift.js';

@@ -1,6 +1,6 @@
 // The release diffs' table (pkgscan migration 11): one row per package, version pair and analyzer version.
 import type { Migration } from '../../core/service.js';
-import { SQLITE_DDL, type DdlDialect } from '../../core/vulns/ddl.js';
+import { SQLITE_DDL, type DdlDialect } from '../../core/sql-dialect.js';
 
 /** Migration 11's statements on either backend (db/schema.ts runs them on PostgreSQL). */
 export function diffTablesDdl(d: DdlDialect): string {

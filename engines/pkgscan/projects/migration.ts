@@ -1,6 +1,6 @@
 // The projects' tables (pkgscan migration 9): projects and their scans with components, graph and SBOM.
 import type { Migration } from '../../core/service.js';
-import { SQLITE_DDL, type DdlDialect } from '../../core/vulns/ddl.js';
+import { SQLITE_DDL, type DdlDialect } from '../../core/sql-dialect.js';
 
 /**
  * Migration 9's statements after the projects table, on either backend (db/schema.ts runs them on PostgreSQL, where

@@ -1,6 +1,6 @@
 // The package scans' table (pkgscan migration 8): every stored verdict, with the columns the history, stats and package page filter on.
 import type { Migration } from '../../core/service.js';
-import { SQLITE_DDL, type DdlDialect } from '../../core/vulns/ddl.js';
+import { SQLITE_DDL, type DdlDialect } from '../../core/sql-dialect.js';
 
 /** Migration 8's statements on either backend (db/schema.ts runs them on PostgreSQL). */
 export function scanTablesDdl(d: DdlDialect): string {

@@ -1,6 +1,6 @@
 // The package store's table (pkgscan migration 6): imported and mirrored release archives, content-addressed by SHA-256.
 import type { Migration } from '../../core/service.js';
-import { SQLITE_DDL, type DdlDialect } from '../../core/vulns/ddl.js';
+import { SQLITE_DDL, type DdlDialect } from '../../core/sql-dialect.js';
 
 /** Migration 6's statements on either backend (db/schema.ts runs them on PostgreSQL). */
 export function packageStoreTablesDdl(d: DdlDialect): string {

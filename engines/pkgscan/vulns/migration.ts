@@ -1,6 +1,6 @@
 // The advisory store's tables (pkgscan migration 7): advisories, affected packages, aliases, KEV, EPSS, NVD, imports, sources; and the advisories of stored scans.
 import type { Migration } from '../../core/service.js';
-import { SQLITE_DDL, type DdlDialect } from '../../core/vulns/ddl.js';
+import { SQLITE_DDL, type DdlDialect } from '../../core/sql-dialect.js';
 import { createAdvisoryTables } from '../../core/vulns/store.js';
 
 /** Which advisories each stored scan found (recordScanAdvisories): GET /vulnerabilities aggregates from it. Both backends. */
