@@ -1,0 +1,340 @@
+// Mutation fuzzing of the parsers that read evidence: seeded mutations of real files, each run in a worker thread
+// with a time and heap limit, so a crash, a hang and runaway memory are all findings, deduplicated and minimised.
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { VitrineError } from '../../engines/core/errors.js';
+import { mulberry32 } from '../../engines/core/random.js';
+
+/** One parser under fuzzing: real seed inputs, and how to run it on bytes. */
+export interface FuzzTarget {
+  /** `<service>-<format>`, as `npm run fuzz -- <name>` takes it. */
+  readonly name: string;
+  /** What is parsed, in a line. */
+  readonly about: string;
+  /** Real inputs (corpora, test data) to mutate; empty when they are absent. */
+  seeds(): Uint8Array[];
+  /** Parses one input. Returning (a result or nothing) and throwing the designed refusal both pass. */
+  run(input: Uint8Array): unknown;
+  /** Whether a thrown value is the parser's designed refusal; default: a VitrineError. */
+  refused?(e: unknown): boolean;
+  /** A problem with a returned result (unbounded output, a value JSON cannot carry), or undefined. */
+  check?(result: unknown, input: Uint8Array): string | undefined;
+}
+
+export type FindingKind = 'crash' | 'hang' | 'memory' | 'invariant';
+
+/** The outcome of one input: passed, or a finding with a signature that groups the same fault. */
+export type Outcome = { readonly ok: true } | { readonly ok: false; readonly kind: FindingKind; readonly signature: string; readonly message: string };
+
+export interface Finding {
+  readonly kind: FindingKind;
+  readonly signature: string;
+  readonly message: string;
+  /** The smallest input found that gives the same signature. */
+  readonly input: Uint8Array;
+  /** How many inputs gave this signature. */
+  count: number;
+}
+
+export const isRefusal = (e: unknown): boolean => e instanceof VitrineError;
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..') + path.sep;
+
+/** The first stack frame inside the repository (not node_modules), as `file:line` from the root, for grouping. */
+function frameOf(e: unknown): string {
+  const stack = e instanceof Error && typeof e.stack === 'string' ? e.stack : '';
+  for (const line of stack.split('\n').slice(1)) {
+    const at = line.indexOf(REPO);
+    if (at < 0 || line.includes('node_modules')) continue;
+    const m = /^([^\s:)]+):(\d+)/.exec(line.slice(at + REPO.length));
+    if (m !== null) return `${m[1]!.split(path.sep).join('/')}:${m[2]}`;
+  }
+  return '?';
+}
+
+/** Runs a target on one input in this thread: a throw that is not the designed refusal is a crash. */
+export async function runOnce(target: FuzzTarget, input: Uint8Array): Promise<Outcome> {
+  let result: unknown;
+  try {
+    result = await target.run(input);
+  } catch (e) {
+    if ((target.refused ?? isRefusal)(e)) return { ok: true };
+    const name = e instanceof Error ? e.name : typeof e;
+    const message = e instanceof Error ? e.message : String(e);
+    return { ok: false, kind: 'crash', signature: `crash ${name} at ${frameOf(e)}`, message: `${name}: ${message}`.slice(0, 300) };
+  }
+  const problem = target.check?.(result, input);
+  if (problem !== undefined) return { ok: false, kind: 'invariant', signature: `invariant ${problem.slice(0, 80)}`, message: problem.slice(0, 300) };
+  return { ok: true };
+}
+
+// ---- mutations
+
+const INTERESTING_32 = [0, 1, 0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xffffffff];
+
+type Mutator = (rand: () => number, b: Uint8Array, other: Uint8Array) => Uint8Array;
+
+const pick = (rand: () => number, n: number): number => Math.floor(rand() * n);
+
+const MUTATORS: readonly Mutator[] = [
+  // truncate
+  (r, b) => b.subarray(0, pick(r, b.length + 1)),
+  // flip 1 to 8 bits
+  (r, b) => {
+    const o = b.slice();
+    for (let i = 1 + pick(r, 8); i > 0 && o.length > 0; i--) o[pick(r, o.length)]! ^= 1 << pick(r, 8);
+    return o;
+  },
+  // set a byte to an edge value
+  (r, b) => {
+    const o = b.slice();
+    if (o.length > 0) o[pick(r, o.length)] = [0, 1, 0x7f, 0x80, 0xff][pick(r, 5)]!;
+    return o;
+  },
+  // overwrite a 16- or 32-bit integer, either byte order
+  (r, b) => {
+    const o = b.slice();
+    const width = r() < 0.5 ? 2 : 4;
+    if (o.length < width) return o;
+    const at = pick(r, o.length - width + 1);
+    const v = INTERESTING_32[pick(r, INTERESTING_32.length)]! + (r() < 0.3 ? pick(r, 3) - 1 : 0);
+    const dv = new DataView(o.buffer, o.byteOffset, o.byteLength);
+    const le = r() < 0.7;
+    if (width === 2) dv.setUint16(at, v & 0xffff, le);
+    else dv.setUint32(at, v >>> 0, le);
+    return o;
+  },
+  // delete a chunk
+  (r, b) => {
+    if (b.length < 2) return b;
+    const at = pick(r, b.length);
+    const n = 1 + pick(r, Math.min(b.length - at, 1 + pick(r, 256)));
+    const o = new Uint8Array(b.length - n);
+    o.set(b.subarray(0, at));
+    o.set(b.subarray(at + n), at);
+    return o;
+  },
+  // repeat a chunk in place
+  (r, b) => {
+    if (b.length === 0) return b;
+    const at = pick(r, b.length);
+    const chunk = b.subarray(at, at + 1 + pick(r, Math.min(b.length - at, 512)));
+    const times = 1 + pick(r, 4);
+    const o = new Uint8Array(b.length + chunk.length * times);
+    o.set(b.subarray(0, at));
+    for (let t = 0; t < times; t++) o.set(chunk, at + t * chunk.length);
+    o.set(b.subarray(at), at + chunk.length * times);
+    return o;
+  },
+  // random bytes inserted
+  (r, b) => {
+    const at = pick(r, b.length + 1);
+    const n = 1 + pick(r, 64);
+    const o = new Uint8Array(b.length + n);
+    o.set(b.subarray(0, at));
+    for (let i = 0; i < n; i++) o[at + i] = pick(r, 256);
+    o.set(b.subarray(at), at + n);
+    return o;
+  },
+  // splice: the head of this input, the tail of another
+  (r, b, other) => {
+    const cut = pick(r, b.length + 1);
+    const from = pick(r, other.length + 1);
+    const o = new Uint8Array(cut + other.length - from);
+    o.set(b.subarray(0, cut));
+    o.set(other.subarray(from), cut);
+    return o;
+  },
+  // a copy of bytes from elsewhere in the input (a valid-looking structure in the wrong place)
+  (r, b) => {
+    if (b.length < 4) return b;
+    const o = b.slice();
+    const n = 1 + pick(r, Math.min(64, b.length - 1));
+    const src = pick(r, b.length - n + 1);
+    const dst = pick(r, b.length - n + 1);
+    o.copyWithin(dst, src, src + n);
+    return o;
+  },
+];
+
+/** One to four stacked mutations of a seed, never over `maxBytes`. */
+export function mutate(rand: () => number, seed: Uint8Array, other: Uint8Array, maxBytes: number): Uint8Array {
+  let b = seed;
+  for (let n = 1 + pick(rand, 4); n > 0; n--) {
+    b = MUTATORS[pick(rand, MUTATORS.length)]!(rand, b, other);
+    if (b.length > maxBytes) b = b.subarray(0, maxBytes);
+  }
+  return b;
+}
+
+/** The inputs of a seeded campaign, in order: every seed as is, then mutations without end. */
+export function* inputs(seeds: readonly Uint8Array[], seed: number, maxBytes: number): Generator<Uint8Array> {
+  for (const s of seeds) yield s;
+  if (seeds.length === 0) return;
+  const rand = mulberry32(seed);
+  for (;;) yield mutate(rand, seeds[pick(rand, seeds.length)]!, seeds[pick(rand, seeds.length)]!, maxBytes);
+}
+
+// ---- minimising a finding
+
+/**
+ * Shrinks an input while `same` still holds: cut the tail by halves, then remove chunks from large to single
+ * bytes (ddmin's complement step, bounded to `budget` runs).
+ */
+export async function minimise(input: Uint8Array, same: (b: Uint8Array) => Promise<boolean>, budget = 400): Promise<Uint8Array> {
+  let best = input;
+  let runs = 0;
+  for (let len = best.length >> 1; len > 0 && runs < budget; len >>= 1) {
+    runs++;
+    if (await same(best.subarray(0, best.length - len))) best = best.subarray(0, best.length - len);
+  }
+  for (let chunk = Math.max(1, best.length >> 2); chunk >= 1 && runs < budget; chunk >>= 1) {
+    for (let at = 0; at + chunk <= best.length && runs < budget; ) {
+      runs++;
+      const cand = new Uint8Array(best.length - chunk);
+      cand.set(best.subarray(0, at));
+      cand.set(best.subarray(at + chunk), at);
+      if (await same(cand)) best = cand;
+      else at += chunk;
+    }
+  }
+  return best;
+}
+
+// ---- running in a worker
+
+export interface RunnerOptions {
+  /** The module that exports the target (its `TARGETS` array), as a file URL. */
+  readonly module: string;
+  readonly target: string;
+  /** An input that takes longer is a hang. */
+  readonly timeoutMs: number;
+  /** The worker's heap limit; running out is a memory finding. */
+  readonly heapMb: number;
+}
+
+interface Reply {
+  readonly id: number;
+  readonly outcome: Outcome;
+}
+
+/** A worker thread that runs a target on one input at a time and is replaced after a hang or running out of memory. */
+export class WorkerRunner {
+  private worker: Worker | undefined;
+  /** Whether the current worker has answered once: an error before that is the harness's, not the target's. */
+  private answered = false;
+  private next = 0;
+
+  constructor(private readonly opts: RunnerOptions) {}
+
+  private spawn(): Worker {
+    const w = new Worker(new URL('./worker.mjs', import.meta.url), {
+      workerData: { module: this.opts.module, target: this.opts.target },
+      resourceLimits: { maxOldGenerationSizeMb: this.opts.heapMb },
+      stdout: true,
+      stderr: true,
+    });
+    w.stdout.resume();
+    w.stderr.resume();
+    w.unref();
+    this.worker = w;
+    this.answered = false;
+    return w;
+  }
+
+  run(input: Uint8Array): Promise<Outcome> {
+    const w = this.worker ?? this.spawn();
+    const id = ++this.next;
+    return new Promise((resolve, reject) => {
+      const done = (o: Outcome): void => {
+        clearTimeout(timer);
+        w.off('message', onMessage);
+        w.off('error', onError);
+        w.off('exit', onExit);
+        resolve(o);
+      };
+      const drop = (): void => {
+        if (this.worker === w) this.worker = undefined;
+        void w.terminate();
+      };
+      const onMessage = (m: Reply): void => {
+        if (m.id !== id) return;
+        this.answered = true;
+        done(m.outcome);
+      };
+      const onError = (e: Error): void => {
+        drop();
+        const oom = (e as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+        if (!oom && !this.answered) {
+          clearTimeout(timer);
+          reject(new Error(`the fuzz worker failed to start: ${e.message}`));
+          return;
+        }
+        done(oom ? { ok: false, kind: 'memory', signature: 'memory', message: `over the ${this.opts.heapMb} MiB heap limit` } : { ok: false, kind: 'crash', signature: `crash in worker ${e.name}`, message: e.message.slice(0, 300) });
+      };
+      const onExit = (): void => {
+        drop();
+        done({ ok: false, kind: 'crash', signature: 'crash worker exited', message: 'the worker exited' });
+      };
+      const timer = setTimeout(() => {
+        drop();
+        done({ ok: false, kind: 'hang', signature: 'hang', message: `no answer within ${this.opts.timeoutMs} ms` });
+      }, this.opts.timeoutMs);
+      w.on('message', onMessage);
+      w.on('error', onError);
+      w.on('exit', onExit);
+      const copy = input.slice();
+      w.postMessage({ id, input: copy }, [copy.buffer]);
+    });
+  }
+
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = undefined;
+    if (w !== undefined) await w.terminate();
+  }
+}
+
+export interface CampaignOptions {
+  readonly seconds: number;
+  readonly seed: number;
+  readonly maxBytes: number;
+  /** Stop after this many inputs (for tests); unbounded when absent. */
+  readonly maxRuns?: number;
+}
+
+export interface CampaignResult {
+  readonly runs: number;
+  readonly seconds: number;
+  readonly findings: readonly Finding[];
+}
+
+/** Runs a campaign: every seed, then seeded mutations until the time or the run budget is spent. */
+export async function campaign(seeds: readonly Uint8Array[], runner: { run(b: Uint8Array): Promise<Outcome> }, opts: CampaignOptions): Promise<CampaignResult> {
+  const started = performance.now();
+  const found = new Map<string, Finding>();
+  let runs = 0;
+  for (const input of inputs(seeds, opts.seed, opts.maxBytes)) {
+    if (opts.maxRuns !== undefined && runs >= opts.maxRuns) break;
+    if ((performance.now() - started) / 1000 >= opts.seconds) break;
+    runs++;
+    const o = await runner.run(input);
+    if (o.ok) continue;
+    const known = found.get(o.signature);
+    if (known !== undefined) {
+      known.count++;
+      continue;
+    }
+    const small = await minimise(input, async (b) => {
+      const again = await runner.run(b);
+      return !again.ok && again.signature === o.signature;
+    }, o.kind === 'hang' ? 8 : 400);
+    found.set(o.signature, { kind: o.kind, signature: o.signature, message: o.message, input: small.slice(), count: 1 });
+  }
+  return { runs, seconds: (performance.now() - started) / 1000, findings: [...found.values()] };
+}
+
+/** A short stable name for a finding's saved input. */
+export const findingId = (f: Finding): string => createHash('sha256').update(f.signature).digest('hex').slice(0, 12);

@@ -1,0 +1,32 @@
+// Every registered fuzz target, in this process: its seed files and a fixed set of seeded mutations of them pass (the
+// parser returns a result within its limits or refuses with its designed error). Longer campaigns: `npm run fuzz`.
+import { describe, expect, it } from 'vitest';
+import { hasCorpora } from '../../test/corpora.js';
+import { inputs, runOnce } from './harness.js';
+import { TARGET_MODULES, TARGETS } from './targets/index.js';
+
+const MUTATIONS = 120;
+
+describe('fuzz targets', () => {
+  it('names are unique and each has a module', () => {
+    const names = TARGETS.map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const n of names) expect(n).toMatch(/^[a-z]+-[a-z0-9-]+$/);
+    for (const n of names) expect(TARGET_MODULES.has(n)).toBe(true);
+  });
+
+  for (const target of TARGETS) {
+    it(`${target.name}: seeds and ${MUTATIONS} seeded mutations`, async () => {
+      const seeds = target.seeds();
+      if (hasCorpora()) expect(seeds.length).toBeGreaterThan(0);
+      const problems: string[] = [];
+      let n = 0;
+      for (const input of inputs(seeds, 20261201, 4 * 1024 * 1024)) {
+        if (n++ >= seeds.length + MUTATIONS) break;
+        const o = await runOnce(target, input);
+        if (!o.ok) problems.push(`input ${n - 1} (${input.length} bytes): ${o.signature}: ${o.message}`);
+      }
+      expect(problems).toEqual([]);
+    }, 120_000);
+  }
+});

@@ -1,0 +1,4 @@
+// Fuzz targets of pkgscan's parsers (tools/fuzz/harness.ts).
+import type { FuzzTarget } from '../harness.js';
+
+export const TARGETS: readonly FuzzTarget[] = [];
