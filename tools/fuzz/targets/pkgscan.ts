@@ -1,4 +1,285 @@
-// Fuzz targets of pkgscan's parsers (tools/fuzz/harness.ts).
+// Fuzz targets of pkgscan's parsers (tools/fuzz/harness.ts): release archives through openRelease and the analyzers
+// (as a package scan reads them), project files through the project scan's file analysis, and advisory files through
+// the advisory import's reader.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { gunzipSync } from 'node:zlib';
+import * as fflate from 'fflate';
+import { DEFAULT_ARCHIVE_LIMITS, readArchive } from '../../../engines/core/archive/index.js';
+import { ImportTally } from '../../../engines/core/vulns/tally.js';
+import { matchRecord } from '../../../engines/core/vulns/match.js';
+import { detectKind, readSource } from '../../../engines/core/vulns/sources.js';
+import { DEFAULT_ANALYZERS, runAnalyzers } from '../../../engines/pkgscan/analyzers/risk.js';
+import { defaultResourcesDir } from '../../../engines/pkgscan/config.js';
+import { openRelease } from '../../../engines/pkgscan/package/open.js';
+import type { ScanEcosystem } from '../../../engines/pkgscan/package/types.js';
+import { analyzeProject } from '../../../engines/pkgscan/projects/analyze.js';
+import { checkSubmission } from '../../../engines/pkgscan/projects/files.js';
+import { archiveFindings } from '../../../engines/pkgscan/scans/analysis.js';
+import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import type { FuzzTarget } from '../harness.js';
 
-export const TARGETS: readonly FuzzTarget[] = [];
+const read = (...parts: string[]): Uint8Array | undefined => {
+  const file = corpusPath(...parts);
+  return existsSync(file) ? new Uint8Array(readFileSync(file)) : undefined;
+};
+
+const present = (list: readonly (Uint8Array | undefined)[]): Uint8Array[] => list.filter((b): b is Uint8Array => b !== undefined);
+
+/** A text seed cut to at most `max` bytes before a line that starts with `at` (default any line): the head of a real file. */
+function head(b: Uint8Array | undefined, max: number, at = ''): Uint8Array | undefined {
+  if (b === undefined || b.length <= max) return b;
+  const marker = Buffer.from(`\n${at}`);
+  const cut = Buffer.from(b.buffer, b.byteOffset, b.byteLength).lastIndexOf(marker, max - marker.length);
+  return b.subarray(0, cut > 0 ? cut + 1 : max);
+}
+
+/** A problem with a value JSON must carry as the contract says, or undefined. */
+function jsonProblem(value: unknown): string | undefined {
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch (e) {
+    return `the result does not serialise: ${e instanceof Error ? e.name : 'error'}`;
+  }
+  if (text.length > 64 * 1024 * 1024) return 'the result serialises to more than 64 MiB';
+  return undefined;
+}
+
+const finite = (n: unknown): boolean => typeof n === 'number' && Number.isFinite(n);
+
+// ---- release archives: the package scan's worker reads a stored archive with openRelease, then runs the analyzers
+
+let resources: string | undefined;
+
+async function scanRelease(bytes: Uint8Array, ecosystem: ScanEcosystem, filename: string): Promise<unknown> {
+  resources ??= defaultResourcesDir();
+  const release = openRelease(bytes, { filename, ecosystem });
+  const archive = archiveFindings(release.archiveIssues);
+  const analyzed = await runAnalyzers(release, { resourcesDir: resources, internalNamespaces: ['@acme/'] }, DEFAULT_ANALYZERS);
+  return {
+    ecosystem: release.ecosystem,
+    name: release.name,
+    version: release.version,
+    kind: release.kind,
+    complete: release.complete,
+    metadata: release.metadata,
+    files: release.files.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256, executable: f.executable })),
+    issues: release.archiveIssues.length,
+    findings: [...archive, ...analyzed.findings],
+    chains: analyzed.chains,
+    runs: analyzed.runs,
+    risk: analyzed.risk,
+  };
+}
+
+interface ScanSummary {
+  readonly files: readonly unknown[];
+  readonly findings: readonly unknown[];
+  readonly runs: readonly { name: string; status: string }[];
+  readonly risk: { score: number };
+}
+
+function checkScan(result: unknown): string | undefined {
+  const r = result as ScanSummary;
+  // an analyzer that throws is recorded as `failed`: on bytes a user submits that is a crash the scan hid
+  const failed = r.runs.find((x) => x.status === 'failed');
+  if (failed !== undefined) return `analyzer ${failed.name} failed`;
+  if (!finite(r.risk.score) || r.risk.score < 0 || r.risk.score > 1) return 'risk score not a number in [0, 1]';
+  if (r.files.length > DEFAULT_ARCHIVE_LIMITS.maxEntries) return 'more files than the archive limit';
+  if (r.findings.length > 20_000) return 'more than 20,000 findings';
+  return jsonProblem(result);
+}
+
+/** The tar inside a .tgz (mutations then reach the tar headers and the files the analyzers read, not only the gzip stream). */
+function gunzipped(b: Uint8Array | undefined): Uint8Array | undefined {
+  if (b === undefined) return undefined;
+  try {
+    return new Uint8Array(gunzipSync(b));
+  } catch {
+    return undefined;
+  }
+}
+
+function npmSeeds(): Uint8Array[] {
+  if (!hasCorpora()) return [];
+  const tgz = (name: string): Uint8Array | undefined => read('packages', 'benign', 'npm', name);
+  return present([
+    gunzipped(tgz('ms-2.1.3.tgz')),
+    gunzipped(tgz('minimist-1.2.8.tgz')),
+    gunzipped(tgz('debug-4.4.3.tgz')),
+    gunzipped(tgz('husky-4.3.8.tgz')),
+    gunzipped(tgz('body-parser-2.4.0.tgz')),
+    tgz('ms-2.1.3.tgz'),
+  ]);
+}
+
+/** A wheel laid out from a real sdist's files (`pkg/...` plus a dist-info folder), deflated and stored members mixed. */
+function wheelOf(sdist: Uint8Array | undefined): Uint8Array | undefined {
+  if (sdist === undefined) return undefined;
+  const r = readArchive(sdist);
+  const files: Record<string, [Uint8Array, { level: 0 | 6 }]> = {};
+  let top = '';
+  let i = 0;
+  for (const e of r.entries) {
+    if (e.kind !== 'file' || e.data === undefined) continue;
+    const slash = e.path.indexOf('/');
+    top = e.path.slice(0, slash);
+    const rest = e.path.slice(slash + 1);
+    const name = rest === 'PKG-INFO' ? `${top}.dist-info/METADATA` : rest;
+    files[name] = [e.data, { level: i++ % 2 === 0 ? 6 : 0 }];
+  }
+  files[`${top}.dist-info/WHEEL`] = [new TextEncoder().encode('Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n'), { level: 0 }];
+  return fflate.zipSync(files);
+}
+
+function pypiSeeds(): Uint8Array[] {
+  if (!hasCorpora()) return [];
+  const sdist = (name: string): Uint8Array | undefined => read('packages', 'benign', 'pypi', name);
+  return present([
+    gunzipped(sdist('crayons-0.4.0.tar.gz')),
+    gunzipped(sdist('hashids-1.3.1.tar.gz')),
+    gunzipped(sdist('alabaster-0.7.12.tar.gz')),
+    gunzipped(sdist('backcall-0.2.0.tar.gz')),
+    wheelOf(sdist('crayons-0.4.0.tar.gz')),
+    wheelOf(sdist('alabaster-0.7.12.tar.gz')),
+    sdist('crayons-0.4.0.tar.gz'),
+  ]);
+}
+
+// ---- project files: the project scan validates the submitted files, then parses and lints each by its name
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+/** A project-file seed: the file's path on the first line, its text after. */
+const projectSeed = (name: string, b: Uint8Array | undefined): Uint8Array | undefined => {
+  if (b === undefined) return undefined;
+  const nameBytes = enc.encode(`${name}\n`);
+  const o = new Uint8Array(nameBytes.length + b.length);
+  o.set(nameBytes);
+  o.set(b, nameBytes.length);
+  return o;
+};
+
+function projectSeeds(): Uint8Array[] {
+  if (!hasCorpora()) return [];
+  const lock = (...p: string[]): Uint8Array | undefined => read('supplychain', 'lockfiles', ...p);
+  const docker = (...p: string[]): Uint8Array | undefined => read('supplychain', 'docker', ...p);
+  return present([
+    projectSeed('package-lock.json', lock('npm', 'v3-conftest-example-ts', 'package-lock.json')),
+    projectSeed('package.json', lock('npm', 'v3-capa-explorer', 'package.json')),
+    projectSeed('pnpm-lock.yaml', lock('pnpm', 'v5.3-cdxgen-test', 'pnpm-lock.yaml')),
+    projectSeed('pnpm-lock.yaml', head(lock('pnpm', 'v9.0-cdxgen', 'pnpm-lock.yaml'), 16 * 1024, '  /')),
+    projectSeed('yarn.lock', lock('yarn', 'berry-syft-fixture', 'yarn.lock')),
+    projectSeed('yarn.lock', head(lock('yarn', 'v1-timesketch-frontend-v3', 'yarn.lock'), 16 * 1024, '\n')),
+    projectSeed('requirements.txt', lock('python', 'timesketch', 'requirements.txt')),
+    projectSeed('poetry.lock', head(lock('python', 'guarddog', 'poetry.lock'), 24 * 1024, '[[package]]')),
+    projectSeed('uv.lock', head(lock('python', 'guarddog', 'uv.lock'), 24 * 1024, '[[package]]')),
+    projectSeed('pyproject.toml', lock('python', 'in-toto', 'pyproject.toml')),
+    projectSeed('Cargo.lock', head(lock('rust', 'evtx', 'Cargo.lock'), 16 * 1024, '[[package]]')),
+    projectSeed('go.sum', head(lock('go', 'osv-scanner', 'go.sum'), 8 * 1024)),
+    projectSeed('go.mod', lock('go', 'osv-scanner', 'go.mod')),
+    projectSeed('bun.lock', lock('bun', 'evtx-viewer', 'bun.lock')),
+    projectSeed('Dockerfile', docker('dependency-track', 'Dockerfile')),
+    projectSeed('compose.yaml', docker('velociraptor', 'compose.yaml')),
+  ]);
+}
+
+function scanProject(input: Uint8Array): unknown {
+  const nl = input.indexOf(0x0a);
+  const name = dec.decode(input.subarray(0, nl < 0 ? 0 : nl)) || 'requirements.txt';
+  const text = dec.decode(input.subarray(nl + 1));
+  const { files } = checkSubmission({ files: { [name]: text } });
+  return analyzeProject(files, {
+    projectName: 'fuzz',
+    internalNamespaces: ['@acme/'],
+    environment: 'prod',
+    verdictOf: () => undefined,
+    serial: 'urn:uuid:00000000-0000-4000-8000-000000000000',
+    created: '2026-01-01T00:00:00Z',
+    toolVersion: '0.0.0',
+  });
+}
+
+function checkProject(result: unknown): string | undefined {
+  const r = result as { components: readonly unknown[]; findings: readonly unknown[]; parserWarnings: readonly unknown[]; risk: number };
+  if (!finite(r.risk)) return 'risk not a finite number';
+  if (r.components.length > 100_000) return 'more components than the entry limit';
+  if (r.parserWarnings.length > 10_000) return 'more than 10,000 parser warnings';
+  return jsonProblem(result);
+}
+
+// ---- advisory files: the import reads a file of a kind told by its content (OSV JSON, KEV, EPSS, NVD), record by record
+
+/** The import reads a file path: one fixed file per worker thread, overwritten for each input. */
+const advisoryFile = path.join(os.tmpdir(), `vitrine-fuzz-advisory-${process.pid}-${threadId}`);
+
+function advisorySeeds(): Uint8Array[] {
+  if (!hasCorpora()) return [];
+  const osvDir = (dir: string): Uint8Array[] => {
+    const full = corpusPath('supplychain', 'osv', dir);
+    return existsSync(full) ? readdirSync(full).sort().map((f) => new Uint8Array(readFileSync(path.join(full, f)))) : [];
+  };
+  const osv = [...osvDir('ghsa'), ...osvDir('go-vulndb'), ...osvDir('malicious-packages')];
+  // an OSV export as a JSON array of records
+  const array = osv.length > 0 ? enc.encode(`[${osv.map((b) => dec.decode(b)).join(',')}]`) : undefined;
+  return present([
+    ...osv.slice(0, 4),
+    array,
+    read('supplychain', 'kev-epss', 'grype-kev-fixture.json'),
+    read('supplychain', 'kev-epss', 'grype-epss-fixture.json'),
+    head(read('supplychain', 'kev-epss', 'cisa-kev', 'known_exploited_vulnerabilities.csv'), 8 * 1024),
+  ]);
+}
+
+async function importAdvisories(input: Uint8Array): Promise<unknown> {
+  writeFileSync(advisoryFile, input);
+  const kind = await detectKind(advisoryFile);
+  const tally = new ImportTally();
+  const answers: string[] = [];
+  for await (const item of readSource(advisoryFile, kind)) {
+    const rec = tally.take(item);
+    if (rec?.type !== 'osv') continue;
+    // what a lookup does with a stored record: match it against each package and version it names
+    for (const a of rec.record.affected ?? []) {
+      const pkg = a.package;
+      if (pkg === undefined) continue;
+      for (const v of [...(a.versions ?? []).slice(0, 3), '0.0.1', '1.0.0']) answers.push(matchRecord(rec.record, pkg.ecosystem, pkg.name, v));
+    }
+  }
+  return { kind, counts: tally.counts, samples: tally.samples, dataDate: tally.dataDate, answers: answers.length };
+}
+
+export const TARGETS: readonly FuzzTarget[] = [
+  {
+    name: 'pkgscan-npm',
+    about: 'npm release tarballs (tar and tgz): openRelease, package.json, the source analyzers (JS, text)',
+    seeds: npmSeeds,
+    run: (b) => scanRelease(b, 'npm', 'package.tgz'),
+    check: checkScan,
+  },
+  {
+    name: 'pkgscan-pypi',
+    about: 'PyPI sdists (tar, tar.gz) and wheels (zip): openRelease, PKG-INFO/METADATA/setup files, the source analyzers (Python)',
+    seeds: pypiSeeds,
+    run: (b) => scanRelease(b, 'pypi', 'package.tar.gz'),
+    check: checkScan,
+  },
+  {
+    name: 'pkgscan-project',
+    about: 'project files (lock files, manifests, Dockerfile, compose) through the project scan: first line the file name, then its text',
+    seeds: projectSeeds,
+    run: scanProject,
+    check: checkProject,
+  },
+  {
+    name: 'pkgscan-advisories',
+    about: 'advisory files (OSV JSON record or array, KEV JSON/CSV, EPSS) through the advisory import reader and version matching',
+    seeds: advisorySeeds,
+    run: importAdvisories,
+    check: (r) => jsonProblem(r),
+  },
+];
