@@ -384,6 +384,13 @@ describe('TAXII 2.1', () => {
     expect(future.objects).toEqual([]);
     expect((await taxii(`/api/collections/${id}/objects/?added_after=yesterday`)).status).toBe(400);
     expect((await taxii('/api/collections/not-a-collection/objects/')).status).toBe(404);
+    // A path parameter that is not valid percent-encoding is the client's error, in the TAXII error shape.
+    for (const bad of ['/api/collections/%ZZ/objects/', '/api/status/%E2%82', `/api/collections/${id}/objects/%ZZ/`]) {
+      const r = await taxii(bad);
+      expect(r.status).toBe(400);
+      expect(r.headers.get('content-type')).toBe(TAXII);
+      expect(await r.json()).toMatchObject({ http_status: '400', error_code: 'bad_request', title: 'malformed request' });
+    }
     expect((await taxii(`/api/collections/${id}/objects/?next=abc`)).status).toBe(400);
     expect((await taxii(`/api/collections/${id}/objects/?match[version]=sometime`)).status).toBe(400);
     const clipped = (await (await taxii(`/api/collections/${id}/objects/?limit=100000`)).json()) as Envelope;

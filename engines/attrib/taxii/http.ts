@@ -3,7 +3,7 @@ import type { Database } from 'better-sqlite3';
 import express, { type ErrorRequestHandler, type NextFunction, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { VitrineError, serializeError } from '../../core/errors.js';
-import { requestIdOf } from '../../core/http/index.js';
+import { fromFramework, requestIdOf } from '../../core/http/index.js';
 import { stixTimestamp } from '../../core/stix.js';
 import { validate } from '../../core/validation.js';
 import { collectionById, COLLECTIONS, queryObjects, STIX_MEDIA_TYPE, TAXII_MEDIA_TYPE, type CollectionInfo, type ObjectFilter } from './collections.js';
@@ -63,7 +63,7 @@ export function sendTaxiiError(res: Response, err: unknown): void {
 /** An error in the TAXII error-message shape (section 3.6.1), with our code and request id. */
 function taxiiError(): ErrorRequestHandler {
   return (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    sendTaxiiError(res, err);
+    sendTaxiiError(res, fromFramework(err));
   };
 }
 

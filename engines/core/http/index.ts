@@ -36,8 +36,11 @@ export function sendError(res: Response, err: unknown): void {
   res.status(status).json({ error: { ...body, request_id: requestIdOf(res) } });
 }
 
-/** Maps body-parser and other framework errors to our codes without echoing anything from the request. */
-function fromFramework(err: unknown): unknown {
+/**
+ * Maps body-parser and other framework errors (a path parameter that is not valid percent-encoding is a 400 from the
+ * router) to our codes without echoing anything from the request; other errors pass through.
+ */
+export function fromFramework(err: unknown): unknown {
   if (err instanceof VitrineError) return err;
   const e = err as { type?: unknown; status?: unknown };
   switch (e?.type) {
