@@ -1,7 +1,7 @@
 // Every route of every service, as the workstation serves it, against hostile requests: path parameters that are not
 // ids (bad percent-encoding, traversal, 3,000 characters), queries with wrong types, arrays and objects, and bodies that
 // are not what the route reads (wrong JSON types, invalid JSON, deep nesting, prototype keys, bytes). Each answer is a
-// client error or a result, never a 5xx other than 503, never the submitted text echoed in an error, never no answer;
+// client error or a result, never a 5xx other than 503, never the submitted text or a server path in an error, never no answer;
 // no prototype is polluted and the gateway still answers afterwards.
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComposedService } from '../../main/gateway/gateway.js';
 import { startWorkstation, type Workstation } from '../../main/headless.js';
 import { services } from '../../main/services.js';
+import { REPO_ROOT } from '../corpora.js';
 
 const MARK = 'Zq9sweep';
 
@@ -121,6 +122,7 @@ describe('every route against hostile requests', () => {
             if (a.status < 0) problems.push(`${what}: ${a.text}`);
             else if (a.status >= 500 && a.status !== 503) problems.push(`${what}: ${a.status} ${a.text.slice(0, 120)}`);
             else if (a.status >= 400 && a.text.includes(MARK)) problems.push(`${what}: ${a.status} echoes the request`);
+            else if (a.status >= 400 && (a.text.includes(home) || a.text.includes(REPO_ROOT))) problems.push(`${what}: ${a.status} shows a server path`);
           }
         }
       }
