@@ -1,4 +1,138 @@
-// Fuzz targets of forensic's parsers (tools/fuzz/harness.ts).
+// Fuzz targets of forensic's parsers (tools/fuzz/harness.ts): every artefact format the ingest reads, through the
+// entry a job uses (ingestArtifact: hash, detect from content, load, finalise), and a custom Sigma rule file through the
+// rule loader the `--rules` option uses.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { VitrineError } from '../../../engines/core/errors.js';
+import { DEFAULT_MAX_WARNINGS, ingestArtifact, type IngestResult } from '../../../engines/forensic/ingest.js';
+import { loadSigmaRules, type SigmaRuleSet } from '../../../engines/forensic/sigma/ruleset.js';
+import { corpusPath, REPO_ROOT } from '../../../test/corpora.js';
 import type { FuzzTarget } from '../harness.js';
 
-export const TARGETS: readonly FuzzTarget[] = [];
+/** This worker's scratch folder (the evidence root the artefact is written into), made once. */
+let scratch: string | undefined;
+function scratchDir(): string {
+  if (scratch === undefined) {
+    scratch = path.join(tmpdir(), `vitrine-fuzz-forensic-${process.pid}-${threadId}`);
+    mkdirSync(scratch, { recursive: true });
+  }
+  return scratch;
+}
+
+/** Writes the input to this worker's one scratch file and returns its path. */
+function scratchFile(name: string, input: Uint8Array): string {
+  const file = path.join(scratchDir(), name);
+  writeFileSync(file, input);
+  return file;
+}
+
+/** Whole files, or their first `maxBytes` (text formats cut anywhere), of those that exist. */
+function readSeeds(files: readonly string[], maxBytes = 256 * 1024): Uint8Array[] {
+  return files.filter((f) => existsSync(f)).map((f) => new Uint8Array(readFileSync(f).subarray(0, maxBytes)));
+}
+
+/**
+ * Ingest answers any exception a loader throws with a generic parse_error that carries it as its cause; the loader
+ * then lost the whole artefact to a fault it did not design. That cause is rethrown so the finding is the loader's.
+ */
+function ingest(input: Uint8Array): IngestResult {
+  const file = scratchFile('artefact', input);
+  try {
+    return ingestArtifact(file, { evidenceRoot: scratchDir() });
+  } catch (e) {
+    if (e instanceof VitrineError && e.cause !== undefined && !(e.cause instanceof VitrineError)) throw e.cause;
+    throw e;
+  }
+}
+
+/** Longest text an event may carry in one string (clip() cuts summaries and attributes at 4,096). */
+const MAX_STRING = 64 * 1024;
+
+function longString(v: unknown, depth = 0): string | undefined {
+  if (typeof v === 'string') return v.length > MAX_STRING ? `a string of ${v.length} characters` : undefined;
+  if (depth > 64) return 'a value nested over 64 levels';
+  if (v !== null && typeof v === 'object') {
+    for (const x of Object.values(v)) {
+      const p = longString(x, depth + 1);
+      if (p !== undefined) return p;
+    }
+  }
+  return undefined;
+}
+
+/** What a caller of ingest relies on: JSON carries the result, counts agree, warnings are capped, output is bounded. */
+function checkIngest(result: unknown, input: Uint8Array): string | undefined {
+  const r = result as IngestResult;
+  let json: string;
+  try {
+    json = JSON.stringify(r);
+  } catch (e) {
+    return `the result does not serialise (${e instanceof Error ? e.name : 'error'})`;
+  }
+  if (r.artifact.events !== r.events.length) return 'the event count differs from the events returned';
+  if (r.artifact.warnings.length > DEFAULT_MAX_WARNINGS) return 'more warnings kept than the cap';
+  if (!Number.isSafeInteger(r.artifact.warningCount) || r.artifact.warningCount < r.artifact.warnings.length) return 'the warning count is not a count of the warnings';
+  if (r.artifact.size !== input.length) return 'the artefact size is not the input size';
+  // Templates and repeated values legitimately expand; a thousand-fold output is a runaway.
+  if (json.length > 1000 * input.length + (1 << 20)) return 'the result is over a thousand times the input';
+  for (const e of r.events) {
+    const p = longString(e);
+    if (p !== undefined) return `an event holds ${p}`;
+  }
+  return undefined;
+}
+
+const evtx = (...names: string[]): string[] => names.map((n) => corpusPath('evtx', ...n.split('/')));
+const logs = (...names: string[]): string[] => names.map((n) => corpusPath('logs', ...n.split('/')));
+
+function ingestTarget(format: string, about: string, files: () => string[], maxBytes?: number): FuzzTarget {
+  return { name: `forensic-${format}`, about, seeds: () => readSeeds(files(), maxBytes), run: ingest, check: checkIngest };
+}
+
+/** A custom rule file as `--rules` reads it: the rule loader lists a bad rule as skipped, never throws on it. */
+function loadRuleFile(input: Uint8Array): SigmaRuleSet {
+  const file = scratchFile('rule.yml', input);
+  return loadSigmaRules({ sources: [{ name: 'user', path: file }], statuses: ['stable', 'test', 'experimental', 'deprecated', 'unsupported'], minLevel: 'informational' });
+}
+
+function checkRules(result: unknown): string | undefined {
+  const r = result as SigmaRuleSet;
+  try {
+    JSON.stringify(r.skipped);
+    JSON.stringify(r.rules);
+    JSON.stringify(r.correlations);
+  } catch (e) {
+    return `the rule set does not serialise (${e instanceof Error ? e.name : 'error'})`;
+  }
+  for (const s of r.skipped) if (s.reason.length > 1024) return 'a skip reason over 1,024 characters';
+  return undefined;
+}
+
+export const TARGETS: readonly FuzzTarget[] = [
+  ingestTarget('evtx', 'Windows event log (.evtx): file header, chunks, BinXML templates, through ingest', () =>
+    evtx('evtx-crate/Application_no_crc32.evtx', 'evtx-crate/MSExchange_Management_wec.evtx', 'evtx-crate/Microsoft-Windows-HelloForBusiness%4Operational.evtx', 'chainsaw/security_sample.evtx', 'attack-samples/LM_sysmon_psexec_smb_meterpreter.evtx', 'attack-samples/Powershell_4104_MiniDumpWriteDump_Lsass.evtx'),
+  ),
+  ingestTarget('authlog', 'syslog auth.log and Linux syslog lines, through ingest', () => logs('loghub/OpenSSH/OpenSSH_2k.log', 'loghub/Linux/Linux_2k.log'), 48 * 1024),
+  ingestTarget('auditd', 'Linux auditd logs, through ingest', () =>
+    logs('auditd-laurel/fork-sleep-exec.txt', 'auditd-laurel/record-execve-long.txt', 'auditd-laurel/record-perl-reverse-shell.txt', 'auditd-laurel/record-syscall-nullkey.txt', 'auditd-laurel/record-bind-ipv4-bigendian.txt', 'auditd-laurel/record-syscall-key.txt'),
+  ),
+  ingestTarget('timeline', 'plaso and Timesketch timelines (l2t CSV, TLN, JSON lines, CSV), through ingest', () =>
+    logs('plaso/l2tcsv.log', 'plaso/l2ttln.log', 'plaso/json_line.log', 'plaso/dynamic.log', 'plaso/aws_cloudtrail.jsonl', 'timesketch/sigma_events.csv', 'timesketch/sigma_events.jsonl', 'timesketch/evtx_part.csv'),
+  ),
+  ingestTarget('memory', 'Volatility 3 text output (a single plugin file), through ingest', () => logs('volatility3/windows.pstree.head20.txt')),
+  ingestTarget('dataset', 'Vitrine dataset JSON and preproc tab-separated logs, through ingest', () => [path.join(REPO_ROOT, 'resources', 'forensic', 'examples', 'dataset.json'), path.join(REPO_ROOT, 'resources', 'forensic', 'examples', 'preproc.tsv')]),
+  {
+    name: 'forensic-sigma-rules',
+    about: 'a custom Sigma rule file (YAML) through the rule loader `--rules` uses',
+    seeds: () =>
+      readSeeds([
+        ...['rules/identity/okta/okta_password_in_alternateid_field.yml', 'rules/network/zeek/zeek_rdp_public_listener.yml', 'rules/windows/process_creation/proc_creation_win_powershell_base64_frombase64string.yml', 'rules/windows/process_creation/proc_creation_win_lolbin_unregmp2.yml', 'rules/windows/file/file_delete/file_delete_win_delete_own_image.yml'].map((f) => corpusPath('sigma', ...f.split('/'))),
+        path.join(REPO_ROOT, 'resources', 'forensic', 'sigma', 'rules-builtin', 'windows', 'correlation', 'openssh_failure_burst.yml'),
+        path.join(REPO_ROOT, 'resources', 'forensic', 'sigma', 'rules-builtin', 'windows', 'process', 'proc_ping_sweep_correlation.yml'),
+      ]),
+    run: loadRuleFile,
+    check: checkRules,
+  },
+];
