@@ -5,9 +5,10 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import * as fflate from 'fflate';
-import { DEFAULT_ARCHIVE_LIMITS, readArchive } from '../../../engines/core/archive/index.js';
+import { buildTar, buildZip, paxRecord } from '../../../engines/core/archive/build.fixture.js';
+import { DEFAULT_ARCHIVE_LIMITS, detectArchiveFormat, readArchive, readNested, type ArchiveReadResult } from '../../../engines/core/archive/index.js';
 import { ImportTally } from '../../../engines/core/vulns/tally.js';
 import { matchRecord } from '../../../engines/core/vulns/match.js';
 import { detectKind, readSource } from '../../../engines/core/vulns/sources.js';
@@ -149,6 +150,68 @@ function pypiSeeds(): Uint8Array[] {
   ]);
 }
 
+// ---- archives alone: the shared reader (tar, pax, GNU long names, gzip, zip, zip64, data descriptors, nesting)
+
+/** Archives in each layout the reader takes, holding the files of a real package. */
+function archiveSeeds(): Uint8Array[] {
+  if (!hasCorpora()) return [];
+  const real = gunzipped(read('packages', 'benign', 'npm', 'ms-2.1.3.tgz'));
+  if (real === undefined) return [];
+  const files = readArchive(real).entries.filter((e) => e.kind === 'file' && e.data !== undefined);
+  const longDir = `package/${'deeply-nested-folder/'.repeat(6)}`;
+  const tar = buildTar([
+    { name: 'PaxHeader', type: 'x', data: paxRecord('path', `${longDir}${files[0]!.path.split('/').pop()!}`) },
+    { name: 'short', data: files[0]!.data! },
+    { name: '././@LongLink', type: 'L', data: `${longDir}long-name.md\0` },
+    { name: 'trunc', data: files[1]?.data ?? new Uint8Array(0) },
+    { name: 'package/bin', type: '5', mode: 0o755 },
+    { name: 'package/link', type: '2', linkname: '../package.json' },
+    ...files.slice(2).map((f) => ({ name: f.path, data: f.data!, mode: 0o644 })),
+  ]);
+  const zipMembers = files.map((f, i) => ({ name: f.path, data: f.data!, deflate: i % 2 === 0, unixMode: 0o100644 }));
+  const inner = buildZip(zipMembers.slice(0, 2));
+  return [
+    tar,
+    buildZip(zipMembers),
+    buildZip(zipMembers, undefined, { zip64: true }),
+    buildZip(zipMembers, undefined, { descriptor: true }),
+    buildZip([...zipMembers.slice(0, 2), { name: 'package/inner.zip', data: inner }, { name: 'package/inner.tar', data: buildTar([{ name: 'a.txt', data: 'a' }]) }]),
+    new Uint8Array(gzipSync(tar)),
+  ];
+}
+
+/** Reads an archive as the image and package readers do, opening archive members one level down. */
+function readAll(input: Uint8Array): unknown {
+  const outer = readArchive(input, undefined, { digestUncompressed: true });
+  const nested: ArchiveReadResult[] = [];
+  for (const e of outer.entries) if (e.data !== undefined && detectArchiveFormat(e.data) !== undefined && nested.length < 8) nested.push(readNested(e, 1));
+  const summary = (r: ArchiveReadResult): unknown => ({
+    format: r.format,
+    complete: r.complete,
+    issues: r.issues,
+    entries: r.entries.map((e) => ({ path: e.path, kind: e.kind, size: e.size, mode: e.mode, link: e.linkTarget, bytes: e.data?.length })),
+  });
+  return { outer: summary(outer), nested: nested.map(summary), read: [outer, ...nested] };
+}
+
+function checkArchive(result: unknown): string | undefined {
+  const r = result as { read: ArchiveReadResult[] };
+  for (const a of r.read) {
+    if (a.entries.length > DEFAULT_ARCHIVE_LIMITS.maxEntries) return 'more entries than the limit';
+    let total = 0;
+    for (const e of a.entries) {
+      if (!Number.isSafeInteger(e.size) || e.size < 0) return 'an entry size that is not a non-negative integer';
+      if (e.data !== undefined && e.data.length > DEFAULT_ARCHIVE_LIMITS.maxEntryBytes) return 'an entry over the member size limit';
+      if (e.path.length > 1024 * 1024) return 'an entry path over 1 MiB';
+      total += e.data?.length ?? 0;
+    }
+    if (total > DEFAULT_ARCHIVE_LIMITS.maxTotalBytes) return 'entries over the total size limit';
+    if (a.issues.length > 100_000) return 'more than 100,000 issues';
+  }
+  const { read: _read, ...rest } = result as Record<string, unknown>;
+  return jsonProblem(rest);
+}
+
 // ---- project files: the project scan validates the submitted files, then parses and lints each by its name
 
 const enc = new TextEncoder();
@@ -209,6 +272,8 @@ function checkProject(result: unknown): string | undefined {
   if (!finite(r.risk)) return 'risk not a finite number';
   if (r.components.length > 100_000) return 'more components than the entry limit';
   if (r.parserWarnings.length > 10_000) return 'more than 10,000 parser warnings';
+  // the manifest readers turn an exception of their own (a bug, a stack overflow) into this generic refusal
+  if (r.parserWarnings.some((w) => (w as { message?: string }).message === 'the manifest could not be parsed')) return 'a manifest reader threw (refused as "could not be parsed")';
   return jsonProblem(result);
 }
 
@@ -226,9 +291,12 @@ function advisorySeeds(): Uint8Array[] {
   const osv = [...osvDir('ghsa'), ...osvDir('go-vulndb'), ...osvDir('malicious-packages')];
   // an OSV export as a JSON array of records
   const array = osv.length > 0 ? enc.encode(`[${osv.map((b) => dec.decode(b)).join(',')}]`) : undefined;
+  // an OSV export as a zip of records (read streamed from the file)
+  const zip = osv.length > 0 ? fflate.zipSync(Object.fromEntries(osv.map((b, i) => [`rec-${i}.json`, [b, { level: i % 2 === 0 ? 6 : 0 }] as const]))) : undefined;
   return present([
     ...osv.slice(0, 4),
     array,
+    zip,
     read('supplychain', 'kev-epss', 'grype-kev-fixture.json'),
     read('supplychain', 'kev-epss', 'grype-epss-fixture.json'),
     head(read('supplychain', 'kev-epss', 'cisa-kev', 'known_exploited_vulnerabilities.csv'), 8 * 1024),
@@ -267,6 +335,13 @@ export const TARGETS: readonly FuzzTarget[] = [
     seeds: pypiSeeds,
     run: (b) => scanRelease(b, 'pypi', 'package.tar.gz'),
     check: checkScan,
+  },
+  {
+    name: 'pkgscan-archive',
+    about: 'the shared archive reader alone: tar (pax, GNU long names, links), tar.gz, zip (deflate, zip64, data descriptors), nested archives',
+    seeds: archiveSeeds,
+    run: readAll,
+    check: checkArchive,
   },
   {
     name: 'pkgscan-project',
