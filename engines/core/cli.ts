@@ -35,12 +35,36 @@ export const STANDARD_OPTIONS = {
 /** Errors that mean "your input was wrong" (exit 2) rather than "it failed" (exit 1). */
 export const INVALID_INPUT_CODES: readonly ErrorCode[] = ['validation_failed', 'bad_request', 'not_found', 'parse_error'];
 
+const FILE_PROBLEMS: Readonly<Record<string, string>> = {
+  ENOENT: 'does not exist',
+  EISDIR: 'is a folder where a file is expected',
+  ENOTDIR: 'is a file where a folder is expected',
+  EACCES: 'cannot be read (permission denied)',
+  EPERM: 'cannot be read (not permitted)',
+  ELOOP: 'is a loop of symbolic links',
+  ENAMETOOLONG: 'has a name that is too long',
+};
+
+/**
+ * What went wrong reading an input path the command was given (a file-system error of anything but listening), as
+ * `an input ...` without the path; undefined for any other error.
+ */
+function inputFileProblem(err: unknown): string | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const { code, syscall } = err as NodeJS.ErrnoException;
+  if (code === undefined || syscall === 'listen' || syscall === 'bind') return undefined;
+  const problem = FILE_PROBLEMS[code];
+  return problem === undefined ? undefined : `an input ${problem}`;
+}
+
 /** `tool: message` plus one line per detail path; never the submitted values (VitrineError messages carry none). */
 export function describeError(tool: string, err: unknown, maxDetails = 50): string {
   if (err instanceof VitrineError) {
     const details = (err.details ?? []).slice(0, maxDetails).map((d) => `  ${d.path === '' ? '(document)' : d.path}: ${d.issue}`);
     return [`${tool}: ${err.message}`, ...details].join('\n');
   }
+  const fileProblem = inputFileProblem(err);
+  if (fileProblem !== undefined) return `${tool}: ${fileProblem}`;
   // A server that cannot bind: say why (the address is the caller's own choice, so naming the port is no leak).
   const code = err instanceof Error ? (err as NodeJS.ErrnoException).code : undefined;
   if (code === 'EADDRINUSE') return `${tool}: the port is in use (another server listens there): stop it or choose another with --port`;
@@ -105,7 +129,7 @@ export async function runCommandLine<O extends ParseArgsOptionsConfig>(cli: Comm
     return await cli.dispatch(command, rest, values);
   } catch (err) {
     if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `${cli.tool}: ${err.message}\n(${cli.tool} --help for usage)\n` };
-    const invalid = err instanceof VitrineError && (cli.invalidInput ?? INVALID_INPUT_CODES).includes(err.code);
+    const invalid = err instanceof VitrineError ? (cli.invalidInput ?? INVALID_INPUT_CODES).includes(err.code) : inputFileProblem(err) !== undefined;
     return { code: invalid ? 2 : (cli.failureCode ?? 1), stdout: '', stderr: `${describeError(cli.tool, err)}\n` };
   }
 }
