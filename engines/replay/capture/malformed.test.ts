@@ -7,6 +7,9 @@ import { ascii, ETH_IPV4, ethernet, ipv4, TCP_ACK, TCP_PSH, TCP_SYN, tcpFrame, u
 import { mulberry32 } from '../../core/random.js';
 import { corpusFile, groundTruth, pcapCorpusAvailable } from './capture.fixture.js';
 import { PcapngBuilder, writePcap, type PacketToWrite } from './writer.js';
+import { analyzeBytes } from '../analyze.js';
+import { storyToStix } from '../export/stix.js';
+import { generateIntrusion } from '../intrusion.js';
 
 const corpus = pcapCorpusAvailable();
 
@@ -117,6 +120,33 @@ describe.skipIf(!corpus)('damaged copies of the corpus', () => {
         expect(r2.warningCount).toBeGreaterThan(0);
       }
     }
+  });
+});
+
+describe('times a pcapng cannot mean', () => {
+  const A = '10.9.9.1';
+  const B = '10.9.9.2';
+  const syn = (i: number, tsSec: number, interfaceId = 0): PacketToWrite => ({ tsSec, tsNsec: 0, interfaceId, data: tcpFrame(A, B, { sport: 4000 + i, dport: 80, seq: 0, flags: TCP_SYN }) });
+
+  it('a time past 9999 or before year 0 (if_tsoffset, or 64-bit units of whole seconds) is counted and the packet kept at time 0', () => {
+    const ng = new PcapngBuilder().section().interface({ tsOffset: 2 ** 62 }).interface({ tsresol: 0x80 });
+    ng.epb(syn(0, 1_700_000_000)).epb(syn(1, 2 ** 40, 1)).epb(syn(2, 1_700_000_001, 1));
+    const r = analyzeCaptureBytes(ng.result());
+    expect(r.packets.total).toBe(3);
+    expect(r.connections.map((c) => c.startTs)).toEqual([0, 0, 1_700_000_001]);
+    expect(r.warnings.find((w) => w.code === 'timestamp_out_of_range')).toMatchObject({ count: 2, firstPacket: 0 });
+    const back = analyzeCaptureBytes(new PcapngBuilder().section().interface({ tsOffset: -(2 ** 62) }).epb(syn(0, 1_700_000_000)).result());
+    expect(back.firstTs).toBe(0);
+    expect(back.warnings.map((w) => w.code)).toEqual(['timestamp_out_of_range']);
+  });
+
+  it('every story of such a capture exports to STIX', () => {
+    const { packets } = generateIntrusion({ benign: 0 });
+    const ng = new PcapngBuilder().section().interface({ tsOffset: 2 ** 62 });
+    for (const p of packets) ng.epb(p);
+    const a = analyzeBytes(ng.result());
+    expect(a.stories.length).toBeGreaterThan(0);
+    for (const s of a.stories) expect(() => storyToStix(s)).not.toThrow();
   });
 });
 

@@ -13,6 +13,9 @@ const JOIN_BYTES = 64 * 1024;
 const EMPTY = new Uint8Array(0);
 /** Name resolution records kept from NRBs. */
 const MAX_NAME_RECORDS = 10_000;
+/** Packet times a pcapng may give: from 0000-01-01T00:00:00Z up to, not including, the last second of 9999. */
+export const MIN_TIME_SEC = -62_167_219_200;
+export const MAX_TIME_SEC = 253_402_300_799;
 
 const PCAP_MAGIC_US = 0xa1b2c3d4;
 const PCAP_MAGIC_NS = 0xa1b23c4d;
@@ -117,9 +120,19 @@ class Emitter {
     this.handler(p);
   }
 
-  /** Emits a packet whose time is in the interface's units (pcapng). */
+  /**
+   * Emits a packet whose time is in the interface's units (pcapng). 64 bits of units and a 64-bit if_tsoffset can
+   * name any second up to 2^64: a time outside years 0000-9999 (what a date, ISO 8601 and STIX can write) is
+   * damage, counted, and the packet is kept at time 0, as a simple packet block without a time is.
+   */
   emitUnits(offset: number, iface: CaptureInterface, hi: number, lo: number, bytes: Uint8Array, start: number, caplen: number, origLen: number): void {
-    unitsToSecNsec(hi, lo, iface.unitsPerSecond, iface.tsOffset, this.stamp);
+    const stamp = this.stamp;
+    unitsToSecNsec(hi, lo, iface.unitsPerSecond, iface.tsOffset, stamp);
+    if (!(stamp.sec >= MIN_TIME_SEC && stamp.sec < MAX_TIME_SEC)) {
+      this.warnings.add('timestamp_out_of_range', offset, this.index);
+      stamp.sec = 0;
+      stamp.nsec = 0;
+    }
     this.emit(offset, iface, bytes, start, caplen, origLen);
   }
 }

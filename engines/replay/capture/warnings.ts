@@ -12,6 +12,7 @@ export const WARNING_MESSAGES = {
   packet_before_section: 'a pcapng block appeared before any section header; reading stopped there',
   options_damaged: 'pcapng options run past their block',
   caplen_exceeds_block: 'a packet claims more captured bytes than its record holds',
+  timestamp_out_of_range: 'a pcapng packet time falls outside the four-digit years a date is written in; the packet is kept at time zero',
   unsupported_link_type: 'a packet uses a link type this parser does not decode',
   truncated_link_header: 'a packet ends inside its link-layer header',
   truncated_ip_header: 'a packet ends inside its IP header',

@@ -3,6 +3,7 @@
 // reader alone (read whole and in small chunks, which must agree), and each application-layer reader on its own, on
 // payloads taken from the corpus captures.
 import { existsSync, readFileSync } from 'node:fs';
+import { VitrineError } from '../../../engines/core/errors.js';
 import { analyzeBytes } from '../../../engines/replay/analyze.js';
 import { analysisSchema } from '../../../engines/replay/schemas.js';
 import { isFlowTable } from '../../../engines/replay/browse/overview.js';
@@ -218,6 +219,9 @@ const captureTarget: FuzzTarget = {
     const exports = analysis.stories.slice(0, 4).map((s) => ({ stix: storyToStix(s), mermaid: storyToMermaid(s), cypher: storyToCypher(s) }));
     return { analysis, exports };
   },
+  // A capture that cannot be read is a parse_error; anything else thrown (an export refusing what the analysis
+  // made, say) is a finding.
+  refused: (e) => e instanceof VitrineError && e.code === 'parse_error',
   check: (result) => {
     const { analysis, exports } = result as { analysis: ReturnType<typeof analyzeBytes>; exports: unknown[] };
     // The job's result is checked against the schema before it is stored: an analysis that fails it is lost.
