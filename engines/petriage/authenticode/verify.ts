@@ -26,7 +26,42 @@ export const WIN_CERT_TYPE_PKCS_SIGNED_DATA = 0x0002;
 export const WIN_CERT_REVISION_2_0 = 0x0200;
 const WIN_CERT_REVISION_1_0 = 0x0100;
 
-const LIMITS = { certificates: 64, signerInfos: 4, nested: 8, chain: 10 } as const;
+/**
+ * Per signature: certificates read, signer infos, nested signatures, chain links. Per certificate table: signatures
+ * read (entries and nested ones together), certificates read, and the work of the RSA checks (see rsaWork): a table
+ * can repeat a signature with many certificates in up to 64 entries, and one key with a huge modulus and exponent
+ * makes a single check run for minutes.
+ */
+export const LIMITS = { certificates: 64, signerInfos: 4, nested: 8, chain: 10, tableSignatures: 16, tableCertificates: 256, rsaWork: 16_384 } as const;
+
+/** What reading the rest of one certificate table may still cost. */
+interface Budget {
+  signatures: number;
+  certificates: number;
+  rsaWork: number;
+}
+
+/**
+ * The work of one RSA public-key operation (node-forge's modular exponentiation in JavaScript): one step per bit of
+ * the public exponent, each quadratic in the modulus, in units of a 1,024-bit multiplication. A 2,048-bit key with
+ * the usual exponent 65,537 costs 68; the table's budget holds some 240 such checks.
+ */
+function rsaWork(key: forge.pki.rsa.PublicKey): number {
+  return (key.n.bitLength() / 1024) ** 2 * key.e.bitLength();
+}
+
+const OVER_BUDGET = 'RSA checks past the certificate table\u2019s work budget were not run';
+
+/** Takes the work of a check with `key` from the budget: false, with a warning, when it does not fit (the check is not run). */
+function spend(budget: Budget, key: forge.pki.rsa.PublicKey, warnings: string[]): boolean {
+  const work = rsaWork(key);
+  if (work > budget.rsaWork) {
+    if (!warnings.includes(OVER_BUDGET)) warnings.push(OVER_BUDGET);
+    return false;
+  }
+  budget.rsaWork -= work;
+  return true;
+}
 
 interface ParsedCert {
   readonly der: Uint8Array;
@@ -152,7 +187,7 @@ function parseSignerInfo(buf: Uint8Array, node: DerNode): SignerInfo {
 }
 
 /** ContentInfo(SignedData) at `node`. */
-function parseSignedData(buf: Uint8Array, node: DerNode, warnings: string[]): SignedData {
+function parseSignedData(buf: Uint8Array, node: DerNode, warnings: string[], budget: Budget): SignedData {
   expectTag(node, TAG.SEQUENCE);
   if (oid(buf, child(buf, node, 0)) !== OID.signedData) throw new DerError('not PKCS#7 signed data');
   const sd = child(buf, child(buf, node, 1, TAG.CTX0), 0, TAG.SEQUENCE);
@@ -172,6 +207,11 @@ function parseSignedData(buf: Uint8Array, node: DerNode, warnings: string[]): Si
         break;
       }
       if (c.tag !== TAG.SEQUENCE) continue; // attribute certificates and other choices
+      if (budget.certificates <= 0) {
+        warnings.push(`more than ${LIMITS.tableCertificates} certificates in the certificate table; the rest are not read`);
+        break;
+      }
+      budget.certificates--;
       try {
         certs.push(parseCertificate(buf, c));
       } catch {
@@ -209,8 +249,9 @@ function findCert(certs: readonly ParsedCert[], issuerDer: string, serial: strin
 }
 
 /** The signer's signature over `signed` with its certificate's key: RSA with node-forge, other keys with node:crypto. Null when it cannot be checked. */
-function checkSignature(cert: ParsedCert, alg: DigestName, signed: Uint8Array, signature: Uint8Array): boolean | null {
+function checkSignature(cert: ParsedCert, alg: DigestName, signed: Uint8Array, signature: Uint8Array, budget: Budget, warnings: string[]): boolean | null {
   if (cert.forge) {
+    if (!spend(budget, cert.forge.publicKey as forge.pki.rsa.PublicKey, warnings)) return null;
     try {
       const key = cert.forge.publicKey as forge.pki.rsa.PublicKey;
       return key.verify(binary(digest(alg, signed)), binary(signature));
@@ -234,7 +275,7 @@ interface SignerCheck {
 }
 
 /** Checks one SignerInfo against the bytes it claims to cover. */
-function checkSigner(buf: Uint8Array, si: SignerInfo, content: Uint8Array, certs: readonly ParsedCert[], warnings: string[]): SignerCheck {
+function checkSigner(buf: Uint8Array, si: SignerInfo, content: Uint8Array, certs: readonly ParsedCert[], warnings: string[], budget: Budget): SignerCheck {
   const cert = findCert(certs, si.issuerDer, si.serial);
   if (cert === null) warnings.push('the signer certificate is not in the signature');
   if (si.digestAlg === null) {
@@ -255,7 +296,7 @@ function checkSigner(buf: Uint8Array, si: SignerInfo, content: Uint8Array, certs
     contentMatches = true;
     signed = content;
   }
-  const signatureValid = cert ? checkSignature(cert, si.digestAlg, signed, si.encryptedDigest) : null;
+  const signatureValid = cert ? checkSignature(cert, si.digestAlg, signed, si.encryptedDigest, budget, warnings) : null;
   return { cert, contentMatches, signatureValid, attrs };
 }
 
@@ -269,16 +310,16 @@ function withValidity(s: Omit<CertificateSummary, 'valid_at_signing'>, at: strin
 }
 
 /** A legacy PKCS#9 countersignature: a SignerInfo over the signer's encrypted digest, its certificate among the outer ones. */
-function legacyTimestamp(buf: Uint8Array, node: DerNode, signerValue: Uint8Array, certs: readonly ParsedCert[], warnings: string[]): Timestamp {
+function legacyTimestamp(buf: Uint8Array, node: DerNode, signerValue: Uint8Array, certs: readonly ParsedCert[], warnings: string[], budget: Budget): Timestamp {
   const si = parseSignerInfo(buf, node);
-  const check = checkSigner(buf, si, signerValue, certs, warnings);
+  const check = checkSigner(buf, si, signerValue, certs, warnings, budget);
   const at = firstTime(buf, check.attrs);
   return { kind: 'legacy', time: at, signer: check.cert ? withValidity(check.cert.summary, at) : null, imprint_matches: check.contentMatches, signature_valid: check.signatureValid };
 }
 
 /** An RFC 3161 timestamp token: SignedData over a TSTInfo whose messageImprint is the digest of the signer's encrypted digest. */
-function rfc3161Timestamp(buf: Uint8Array, node: DerNode, signerValue: Uint8Array, outer: readonly ParsedCert[], warnings: string[]): Timestamp {
-  const sd = parseSignedData(buf, node, warnings);
+function rfc3161Timestamp(buf: Uint8Array, node: DerNode, signerValue: Uint8Array, outer: readonly ParsedCert[], warnings: string[], budget: Budget): Timestamp {
+  const sd = parseSignedData(buf, node, warnings, budget);
   if (sd.contentType !== OID.tstInfo || sd.content === null || sd.content.tag !== TAG.OCTET_STRING) throw new DerError('timestamp token without TSTInfo');
   const tstBytes = contents(buf, sd.content);
   const tst = readNode(buf, sd.content.contentStart, sd.content.end);
@@ -290,7 +331,7 @@ function rfc3161Timestamp(buf: Uint8Array, node: DerNode, signerValue: Uint8Arra
   const stamped = contents(buf, child(buf, imprint, 1, TAG.OCTET_STRING));
   const at = time(buf, gen);
   const tsa = sd.signers[0] as SignerInfo;
-  const check = checkSigner(buf, tsa, tstBytes, [...sd.certs, ...outer], warnings);
+  const check = checkSigner(buf, tsa, tstBytes, [...sd.certs, ...outer], warnings, budget);
   return {
     kind: 'rfc3161',
     time: at,
@@ -318,33 +359,42 @@ function opusInfo(buf: Uint8Array, node: DerNode): { program: string | null; url
   return { program: program === null ? null : program.slice(0, 256), url: url === null ? null : url.slice(0, 1024) };
 }
 
-function chainOf(signer: ParsedCert, certs: readonly ParsedCert[]): { chain: ParsedCert[]; valid: boolean | null; complete: boolean } {
+/** Whether `issuer`'s key verifies `subject`'s signature: null when it cannot be checked (a key or algorithm not read, past the work budget). */
+function linkValid(issuer: ParsedCert, subject: ParsedCert, budget: Budget, warnings: string[]): boolean | null {
+  if (issuer.forge && subject.forge) {
+    if (!spend(budget, issuer.forge.publicKey as forge.pki.rsa.PublicKey, warnings)) return null;
+    try {
+      return issuer.forge.verify(subject.forge);
+    } catch {
+      return null;
+    }
+  }
+  try {
+    return new X509Certificate(subject.der).verify(new X509Certificate(issuer.der).publicKey);
+  } catch {
+    return null;
+  }
+}
+
+function chainOf(signer: ParsedCert, certs: readonly ParsedCert[], budget: Budget, warnings: string[]): { chain: ParsedCert[]; valid: boolean | null; complete: boolean } {
   const chain = [signer];
   let valid: boolean | null = true;
   let current = signer;
   while (current.issuerDer !== current.subjectDer && chain.length < LIMITS.chain) {
     const issuer = certs.find((c) => c.subjectDer === current.issuerDer && !chain.includes(c));
     if (!issuer) break;
-    let ok: boolean | null;
-    try {
-      ok = issuer.forge && current.forge ? issuer.forge.verify(current.forge) : new X509Certificate(current.der).verify(new X509Certificate(issuer.der).publicKey);
-    } catch {
-      ok = null;
-    }
+    const ok = linkValid(issuer, current, budget, warnings);
     if (ok === false) valid = false;
     else if (ok === null && valid === true) valid = null;
     chain.push(issuer);
     current = issuer;
   }
   const top = chain[chain.length - 1] as ParsedCert;
-  if (top.issuerDer === top.subjectDer && valid !== false) {
-    let ok: boolean | null;
-    try {
-      ok = top.forge ? top.forge.verify(top.forge) : null;
-    } catch {
-      ok = null;
-    }
+  // A self-signed root's own signature, where node-forge reads its key: one that fails, or is not checked, leaves the chain unverified.
+  if (top.issuerDer === top.subjectDer && valid !== false && top.forge) {
+    const ok = linkValid(top, top, budget, warnings);
     if (ok === false) valid = false;
+    else if (ok === null && valid === true) valid = null;
   }
   return { chain, valid, complete: top.issuerDer === top.subjectDer };
 }
@@ -381,12 +431,32 @@ function unreadable(entry: number, nested: boolean, warning: string): Authentico
 
 type Hasher = (name: DigestName) => Uint8Array | null;
 
+/** One certificate table's reading: the file's hashes, what is left of its budget, its own warnings. */
+interface TableReading {
+  readonly fileHash: Hasher;
+  readonly budget: Budget;
+  readonly warnings: string[];
+}
+
+/** Counts one more signature read from the table: false, with a warning, past the table's cap. */
+function takeSignature(t: TableReading): boolean {
+  if (t.budget.signatures <= 0) {
+    const warning = `more than ${LIMITS.tableSignatures} signatures in the certificate table; the rest are not read`;
+    if (!t.warnings.includes(warning)) t.warnings.push(warning);
+    return false;
+  }
+  t.budget.signatures--;
+  return true;
+}
+
 /** One signature (and its nested ones) from a ContentInfo at `node` of `buf`. */
-function readSignature(buf: Uint8Array, node: DerNode, entry: number, nested: boolean, fileHash: Hasher, out: AuthenticodeSignature[]): void {
+function readSignature(buf: Uint8Array, node: DerNode, entry: number, nested: boolean, t: TableReading, out: AuthenticodeSignature[]): void {
+  if (!takeSignature(t)) return;
+  const { fileHash, budget } = t;
   const warnings: string[] = [];
   let sd: SignedData;
   try {
-    sd = parseSignedData(buf, node, warnings);
+    sd = parseSignedData(buf, node, warnings, budget);
   } catch (e) {
     out.push(unreadable(entry, nested, `the signature is not PKCS#7 signed data this reader can follow (${e instanceof DerError ? e.message : 'malformed'})`));
     return;
@@ -402,7 +472,7 @@ function readSignature(buf: Uint8Array, node: DerNode, entry: number, nested: bo
     const si = sd.signers[0] as SignerInfo;
     if (sd.signers.length > 1) warnings.push('more than one signer; only the first is checked');
     // The messageDigest attribute covers the SpcIndirectDataContent's contents, without its tag and length.
-    const check = checkSigner(buf, si, contents(buf, indirect), sd.certs, warnings);
+    const check = checkSigner(buf, si, contents(buf, indirect), sd.certs, warnings, budget);
     if (check.contentMatches === false) warnings.push('the signer\u2019s messageDigest does not cover the signed content');
     const signingTime = firstTime(buf, check.attrs);
     const opusNode = check.attrs.get(OID.spcSpOpusInfo)?.[0];
@@ -421,8 +491,8 @@ function readSignature(buf: Uint8Array, node: DerNode, entry: number, nested: bo
       const unauth = attributes(buf, si.unauthAttrs);
       const rfc = unauth.get(OID.rfc3161)?.[0];
       const legacy = unauth.get(OID.counterSignature)?.[0];
-      if (rfc) timestamp = rfc3161Timestamp(buf, rfc, si.encryptedDigest, sd.certs, warnings);
-      else if (legacy) timestamp = legacyTimestamp(buf, legacy, si.encryptedDigest, sd.certs, warnings);
+      if (rfc) timestamp = rfc3161Timestamp(buf, rfc, si.encryptedDigest, sd.certs, warnings, budget);
+      else if (legacy) timestamp = legacyTimestamp(buf, legacy, si.encryptedDigest, sd.certs, warnings, budget);
       nestedNodes.push(...(unauth.get(OID.nestedSignature) ?? []));
     } catch (e) {
       warnings.push(`the timestamp could not be read (${e instanceof DerError ? e.message : 'malformed'})`);
@@ -430,7 +500,7 @@ function readSignature(buf: Uint8Array, node: DerNode, entry: number, nested: bo
     if (timestamp && timestamp.imprint_matches === false) warnings.push('the timestamp does not stamp this signature');
     const trustedTime = timestamp && timestamp.imprint_matches === true && timestamp.signature_valid === true ? timestamp.time : signingTime;
 
-    const chain = check.cert ? chainOf(check.cert, sd.certs) : null;
+    const chain = check.cert ? chainOf(check.cert, sd.certs, budget, warnings) : null;
     const signatureValid = check.contentMatches === false ? false : check.signatureValid;
     const fields = {
       digest_matches: computed === null ? null : equal(computed, signedDigest),
@@ -457,7 +527,7 @@ function readSignature(buf: Uint8Array, node: DerNode, entry: number, nested: bo
     });
     if (!nested)
       for (const n of nestedNodes.slice(0, LIMITS.nested)) {
-        readSignature(buf, n, entry, true, fileHash, out);
+        readSignature(buf, n, entry, true, t, out);
       }
   } catch (e) {
     out.push(unreadable(entry, nested, `the signature could not be checked (${e instanceof DerError ? e.message : 'malformed'})`));
@@ -478,6 +548,7 @@ export function authenticode(data: Uint8Array, d: PeDissection): AuthenticodeRes
   if (!table.within_file) warnings.push('the certificate table runs past the end of the file');
   if (table.offset + table.size < data.length) warnings.push('data follows the certificate table (it is outside the signed hash only if Windows excludes it; a common way to hide a payload)');
   const signatures: AuthenticodeSignature[] = [];
+  const reading: TableReading = { fileHash, budget: { signatures: LIMITS.tableSignatures, certificates: LIMITS.tableCertificates, rsaWork: LIMITS.rsaWork }, warnings };
   table.entries.forEach((e, index) => {
     if (e.revision !== WIN_CERT_REVISION_2_0 && e.revision !== WIN_CERT_REVISION_1_0) warnings.push(`entry ${index}: unknown WIN_CERTIFICATE revision 0x${e.revision.toString(16)}`);
     if (e.type !== WIN_CERT_TYPE_PKCS_SIGNED_DATA) {
@@ -491,10 +562,10 @@ export function authenticode(data: Uint8Array, d: PeDissection): AuthenticodeRes
     try {
       node = readNode(blob, 0);
     } catch (err) {
-      signatures.push(unreadable(index, false, `entry ${index}: ${err instanceof DerError ? err.message : 'malformed'}`));
+      if (takeSignature(reading)) signatures.push(unreadable(index, false, `entry ${index}: ${err instanceof DerError ? err.message : 'malformed'}`));
       return;
     }
-    readSignature(blob, node, index, false, fileHash, signatures);
+    readSignature(blob, node, index, false, reading, signatures);
   });
   return { signed: signatures.some((s) => s.status !== 'unreadable'), signatures, warnings };
 }
