@@ -77,6 +77,15 @@ describe('parse', () => {
     }
   });
 
+  it('a text string is at most 4,096 bytes however it is written: plain characters, \\xHH escapes or both', () => {
+    const at = (body: string): string => `rule a { strings: $a = "${body}" condition: $a }`;
+    expect(parse(at('\\x41'.repeat(4096)))[0]?.strings[0]?.bytes.length).toBe(4096);
+    expect(parse(at('A'.repeat(4096)))[0]?.strings[0]?.bytes.length).toBe(4096);
+    for (const body of ['\\x41'.repeat(4097), '\\n'.repeat(4097), `${'A'.repeat(4096)}\\x41`, `${'\\x41'.repeat(4096)}A`]) {
+      expect(() => parse(at(body))).toThrow(/^rule text line 1: a text string is longer than 4096 bytes$/);
+    }
+  });
+
   it('format writes text that parses back to the same rule', () => {
     const rules = parse('rule r : t { meta: k = "v\\\\w" strings: $a = "q\\"x" wide $b = "tab\\there" ascii wide nocase condition: uint16(0) == 0x5A4D and ($a or 2 of them) }');
     const again = parse(format(rules[0] as (typeof rules)[0]));

@@ -91,6 +91,8 @@ function tokenize(text: string): Token[] {
       const bytes: number[] = [];
       i++;
       for (;;) {
+        // Checked before each character, so the bound holds for escapes (one byte each) as for plain text.
+        if (bytes.length > MAX_LITERAL) fail(line, `a text string is longer than ${MAX_LITERAL} bytes`);
         if (i >= n || text[i] === '\n') fail(line, 'unterminated text string');
         const ch = text[i] as string;
         if (ch === '"') {
@@ -114,7 +116,6 @@ function tokenize(text: string): Token[] {
         const units = cp > 0xffff ? 2 : 1;
         for (const b of new TextEncoder().encode(String.fromCodePoint(cp))) bytes.push(b);
         i += units;
-        if (bytes.length > MAX_LITERAL) fail(line, `a text string is longer than ${MAX_LITERAL} bytes`);
       }
       out.push({ t: 'string', v: Uint8Array.from(bytes), line });
       continue;
