@@ -355,6 +355,24 @@ describe('readArchive on zip', () => {
     }
   });
 
+  it('takes a zip64 size or offset past 2^53 - 1 as a damaged directory record, not an inexact size (a fuzz finding)', () => {
+    // Each directory record's zip64 extra field holds the size, compressed size and offset, 8 bytes each; the second
+    // record's size gets 0xff in its top byte (over 8 PiB, past any exact number).
+    for (const field of [0, 8, 16]) {
+      const zip = buildZip([{ name: 'one.txt', data: 'first' }, { name: 'two.txt', data: 'second' }, { name: 'three.txt', data: 'third' }], undefined, { zip64: true });
+      const dv = new DataView(zip.buffer);
+      let at = -1;
+      for (let i = 0, seen = 0; i + 4 <= zip.length; i++) if (dv.getUint32(i, true) === 0x02014b50 && seen++ === 1) at = i;
+      const extra = at + 46 + dv.getUint16(at + 28, true);
+      expect(dv.getUint16(extra, true)).toBe(1);
+      zip[extra + 4 + field + 7] = 0xff;
+      const r = readArchive(zip);
+      expect(r.entries.map((e) => [e.path, new TextDecoder().decode(e.data)]), `field ${field}`).toEqual([['one.txt', 'first']]);
+      expect(codes(r)).toEqual(['corrupt']);
+      expect(r.complete).toBe(false);
+    }
+  });
+
   it('lists an encrypted member without data', () => {
     const r = readArchive(buildZip([{ name: 'secret', data: 'xx', encrypted: true }, { name: 'open', data: 'ok' }]));
     expect(r.entries.map((e) => [e.path, e.data === undefined])).toEqual([

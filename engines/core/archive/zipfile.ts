@@ -109,7 +109,8 @@ function u32(b: Uint8Array, o: number): number {
   return (((b[o] ?? 0) | ((b[o + 1] ?? 0) << 8) | ((b[o + 2] ?? 0) << 16)) >>> 0) + (b[o + 3] ?? 0) * 0x1000000;
 }
 function u64(b: Uint8Array, o: number): number {
-  // Beyond 2^53 a value is corrupt for our purposes; it then fails the bounds checks.
+  // Beyond 2^53 - 1 a value is inexact: a directory record holding one is damaged (centralRecord), and an end record's
+  // offset or size then fails the bounds checks.
   return u32(b, o) + u32(b, o + 4) * 0x100000000;
 }
 
@@ -227,6 +228,8 @@ function centralRecord(src: ByteSource, p: number, shift: number): Record0 | und
     }
     e += 4 + len;
   }
+  // over 8 PiB: no archive holds such a member, and the number would not even be exact
+  if (size > Number.MAX_SAFE_INTEGER || compressedSize > Number.MAX_SAFE_INTEGER || localOffset > Number.MAX_SAFE_INTEGER) return undefined;
   const unixMode = madeBy === 3 ? external >>> 16 : undefined;
   const type = unixMode === undefined ? 0 : unixMode & 0o170000;
   let kind: EntryKind = 'file';
