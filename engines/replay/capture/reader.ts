@@ -1,7 +1,7 @@
 // Incremental pcap / pcapng reader: fed chunks of any size, it emits packets and counts damage, with bounded memory.
 import { VitrineError } from '../../core/errors.js';
 import type { CaptureInfo, CaptureInterface, PacketHandler, RawPacket } from './types.js';
-import { unitsPerSecondFromTsresol, unitsToSecNsec, type SecNsec } from './timestamps.js';
+import { MAX_TIME_SEC, MIN_TIME_SEC, unitsPerSecondFromTsresol, unitsToSecNsec, type SecNsec } from './timestamps.js';
 import type { WarningCounter } from './warnings.js';
 
 /** Largest packet we accept (Wireshark's standard maximum snapshot length). */
@@ -13,9 +13,6 @@ const JOIN_BYTES = 64 * 1024;
 const EMPTY = new Uint8Array(0);
 /** Name resolution records kept from NRBs. */
 const MAX_NAME_RECORDS = 10_000;
-/** Packet times a pcapng may give: from 0000-01-01T00:00:00Z up to, not including, the last second of 9999. */
-export const MIN_TIME_SEC = -62_167_219_200;
-export const MAX_TIME_SEC = 253_402_300_799;
 
 const PCAP_MAGIC_US = 0xa1b2c3d4;
 const PCAP_MAGIC_NS = 0xa1b23c4d;

@@ -1,5 +1,12 @@
 // Converts pcapng 64-bit timestamps in an interface's units (if_tsresol) to exact seconds and nanoseconds.
 
+/**
+ * The times a packet or a conn.log row may carry, in seconds since 1970: from 0000-01-01T00:00:00Z up to, not
+ * including, the last second of 9999 (what a date, ISO 8601 and a STIX timestamp can write, rounding included).
+ */
+export const MIN_TIME_SEC = -62_167_219_200;
+export const MAX_TIME_SEC = 253_402_300_799;
+
 const TWO_32 = 4294967296;
 const SAFE_HIGH = 2 ** 21; // hi * 2^32 + lo stays below 2^53 while hi is under this
 

@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { analyzeCaptureBytes, analyzeCaptureFile, type ConnectionRecord } from './index.js';
 import { corpusFile, pcapCorpusAvailable, zeekBaseline } from './capture.fixture.js';
 import { analyzeConnLogBytes, analyzeConnLogFile, connLogText, detectZeekConnLog, MAX_ZEEK_LINE_BYTES } from './zeek.js';
+import { analyzeBytes } from '../analyze.js';
+import { storyToStix } from '../export/stix.js';
+import { analysisSchema } from '../schemas.js';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -161,6 +164,25 @@ describe('damaged conn.logs: counted warnings or a clear parse_error, never a cr
     // Addresses in the capture parser's canonical text (RFC 5952, mapped IPv4 in hex), so both inputs name a host alike.
     expect(json.connections.map((c) => [c.origH, c.respH])).toEqual([['::ffff:a00:1', '2001:db8::1']]);
     expect(json.warnings.map((w) => [w.code, w.count])).toEqual([['zeek_row_malformed', 3]]);
+  });
+
+  it('a time past the year 9999, a duration that ends past it and a count past 2^53 are unreadable, so the analysis keeps to its schema and its stories export', () => {
+    const row = (i: number, extra: Record<string, unknown>): string =>
+      JSON.stringify({ uid: `F${i}`, 'id.orig_h': '10.0.0.1', 'id.orig_p': 5000 + i, 'id.resp_h': '10.0.0.2', 'id.resp_p': 100 + i, proto: 'tcp', conn_state: 'S0', ts: 1_700_000_000 + i, ...extra });
+    const damage = [{ ts: 1e13 }, { ts: 1e308 }, { ts: '9'.repeat(400) }, { duration: 1e308 }, { duration: 3e11 }, { orig_bytes: 1e308 }, { resp_pkts: 2 ** 60 }, { orig_ip_bytes: 1e300 }];
+    const text = Array.from({ length: 20 }, (_, i) => row(i, damage[i] ?? {})).join('\n');
+    const r = analyzeConnLogBytes(enc(text));
+    expect(r.connections).toHaveLength(20);
+    expect(r.warnings.map((w) => [w.code, w.count])).toEqual([['zeek_value_unreadable', damage.length]]);
+    expect(r.connections.map((c) => c.startTs).slice(0, 3)).toEqual([0, 0, 0]);
+    for (const c of r.connections) {
+      expect(c.lastTs).toBeLessThan(253_402_300_799);
+      expect(Number.isSafeInteger(c.orig.bytes + c.orig.ipBytes + c.resp.packets)).toBe(true);
+    }
+    const a = analyzeBytes(enc(text));
+    expect(analysisSchema.safeParse(a).success).toBe(true);
+    expect(a.stories.length).toBeGreaterThan(0);
+    for (const s of a.stories) expect(() => storyToStix(s)).not.toThrow();
   });
 
   it('a row before #fields, an over-long line and CRLF line ends', () => {

@@ -8,6 +8,7 @@ import { formatIpv4, formatIpv6 } from './decode.js';
 import type { ConnectionRecord, DirectionStats, TcpHandshake, TcpSummary, TransportName } from './flows.js';
 import { feedBytes, feedFile, type FeedOptions } from './source.js';
 import type { CaptureInfo } from './types.js';
+import { MAX_TIME_SEC } from './timestamps.js';
 import { WarningCounter } from './warnings.js';
 import { C0_DEL, isControlCode } from '../../core/control-characters.js';
 
@@ -290,12 +291,15 @@ export class ZeekConnReader {
     this.onRecord(record);
   }
 
-  /** A number field: undefined when unset; a value that is not a finite number >= 0 counts a warning and is unset. */
-  private number(row: Row, field: string, at: number, integer: boolean): number | undefined {
+  /**
+   * A number field: undefined when unset; a value that is not a number from 0 to `max` (a time before the year 10000,
+   * a count that is a safe integer) counts a warning and is unset, so sums and times stay finite and writable.
+   */
+  private number(row: Row, field: string, at: number, integer: boolean, max = Number.MAX_SAFE_INTEGER): number | undefined {
     const v = row(field);
     if (v === undefined) return undefined;
     const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+(\.\d+)?$/.test(v) ? Number(v) : typeof v === 'string' && field === 'ts' ? Date.parse(v) / 1000 : NaN;
-    if (!Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n))) {
+    if (!(n >= 0 && n <= max) || (integer && !Number.isInteger(n))) {
       this.warnings.add('zeek_value_unreadable', at, this.rows);
       return undefined;
     }
@@ -319,8 +323,9 @@ export class ZeekConnReader {
     const ipProtoField = this.number(row, 'ip_proto', at, true);
     const ipProto = ipProtoField ?? (proto === 'icmp' && v6 ? 58 : (PROTO_NUMBERS[protoText] ?? 0));
     // Zeek's row times are canonified in test baselines (XXXXXXXXXX.XXXXXX): such a row keeps its counts, at time 0.
-    const startTs = this.number(row, 'ts', at, false) ?? 0;
-    const duration = this.number(row, 'duration', at, false) ?? 0;
+    const startTs = this.number(row, 'ts', at, false, MAX_TIME_SEC - 1) ?? 0;
+    // A duration that ends the connection past the last time a date can write is as unreadable.
+    const duration = this.number(row, 'duration', at, false, MAX_TIME_SEC - 1 - startTs) ?? 0;
     const side = (prefix: 'orig' | 'resp'): DirectionStats => {
       const bytes = this.number(row, `${prefix}_bytes`, at, true) ?? 0;
       return { packets: this.number(row, `${prefix}_pkts`, at, true) ?? 0, ipBytes: this.number(row, `${prefix}_ip_bytes`, at, true) ?? 0, payloadBytes: bytes, bytes };
