@@ -16,10 +16,11 @@ import { DEFAULT_ANALYZERS, runAnalyzers } from '../../../engines/pkgscan/analyz
 import { defaultResourcesDir } from '../../../engines/pkgscan/config.js';
 import { openRelease } from '../../../engines/pkgscan/package/open.js';
 import type { ScanEcosystem } from '../../../engines/pkgscan/package/types.js';
+import { analyzeImage } from '../../../engines/pkgscan/containers/analyze.js';
 import { analyzeProject } from '../../../engines/pkgscan/projects/analyze.js';
 import { checkSubmission } from '../../../engines/pkgscan/projects/files.js';
 import { archiveFindings } from '../../../engines/pkgscan/scans/analysis.js';
-import { corpusPath, hasCorpora } from '../../../test/corpora.js';
+import { corpusPath, hasCorpora, REPO_ROOT } from '../../../test/corpora.js';
 import type { FuzzTarget } from '../harness.js';
 
 const read = (...parts: string[]): Uint8Array | undefined => {
@@ -212,6 +213,39 @@ function checkArchive(result: unknown): string | undefined {
   return jsonProblem(rest);
 }
 
+// ---- container images: the container scan reads an uploaded docker save or OCI layout tar with analyzeImage
+
+/**
+ * The repository's real docker-save image (test/fixtures/images) made small: each layer keeps its members of at most
+ * 8 KiB outside the documentation folders (os-release, the dpkg status, whiteouts, the planted secrets, set-uid and
+ * world-writable modes, Python and npm metadata); the config's layer digests then no longer match, which is itself a case.
+ */
+function imageSeeds(): Uint8Array[] {
+  const file = path.join(REPO_ROOT, 'test', 'fixtures', 'images', 'debian-layers.docker.tar');
+  if (!existsSync(file)) return [];
+  const outer = readArchive(new Uint8Array(readFileSync(file)));
+  const kinds: Record<string, string> = { file: '0', directory: '5', symlink: '2', hardlink: '1' };
+  const members = outer.entries.map((e) => {
+    if (e.kind !== 'file' || e.data === undefined || !e.path.endsWith('.tar')) return { name: e.path, type: kinds[e.kind] ?? '0', data: e.data, mode: e.mode, linkname: e.linkTarget };
+    const layer = readArchive(e.data).entries.filter((m) => m.size <= 8 * 1024 && !/^(\.\/)?usr\/share\/(doc|man|common-licenses|zoneinfo)\//.test(m.path));
+    return { name: e.path, mode: e.mode, data: buildTar(layer.map((m) => ({ name: m.path, type: kinds[m.kind] ?? '0', data: m.data, mode: m.mode, linkname: m.linkTarget }))) };
+  });
+  const tar = buildTar(members);
+  return [tar, new Uint8Array(gzipSync(tar))];
+}
+
+async function scanImage(input: Uint8Array): Promise<unknown> {
+  return analyzeImage(input, { imageRef: 'fuzz:latest' });
+}
+
+function checkImage(result: unknown): string | undefined {
+  const r = result as { tools: readonly { name: string; status: string }[]; packages: readonly unknown[]; findings: readonly unknown[] };
+  // the SBOM is ours: one that fails its own schema check (or throws) on what an image declares is a bug
+  if (r.tools.some((t) => t.name === 'sbom' && t.status === 'failed')) return 'the image SBOM failed to build or validate';
+  if (r.findings.length > 50_000) return 'more than 50,000 findings';
+  return jsonProblem(result);
+}
+
 // ---- project files: the project scan validates the submitted files, then parses and lints each by its name
 
 const enc = new TextEncoder();
@@ -342,6 +376,13 @@ export const TARGETS: readonly FuzzTarget[] = [
     seeds: archiveSeeds,
     run: readAll,
     check: checkArchive,
+  },
+  {
+    name: 'pkgscan-image',
+    about: 'container image uploads (docker save tar, gzipped): layers, whiteouts, dpkg/apk/rpm/Python/npm package records, config, secrets, the SBOM',
+    seeds: imageSeeds,
+    run: scanImage,
+    check: checkImage,
   },
   {
     name: 'pkgscan-project',
