@@ -156,6 +156,46 @@ describe('match', () => {
   });
 });
 
+describe('rule sets that crowd one search key', () => {
+  /** Rules of 256 strings each, every string `prefix` and a distinct suffix, up to the 256 KiB text limit. */
+  function crowded(literal: (k: number) => string): string {
+    let text = '';
+    let k = 0;
+    for (let r = 0; r < 256; r++) {
+      const strings = Array.from({ length: 256 }, (_, s) => `$s${s}="${literal(k++)}"`).join(' ');
+      const rule = `rule r${r} { strings: ${strings} condition: any of them }\n`;
+      if (text.length + rule.length > 256 * 1024) break;
+      text += rule;
+    }
+    return text;
+  }
+  const benign = benignSamples(20, 1).map((s) => ({ name: s.name, bytes: s.bytes }));
+
+  it('thousands of strings behind the four zero bytes every PE is full of are refused before the scan, not matched for minutes', () => {
+    const text = crowded((k) => `\\x00\\x00\\x00\\x00${k.toString(36)}`);
+    expect(parse(text).length).toBeGreaterThan(30);
+    expect(() => validate(text, benign)).toThrow(/^the rule set is too costly to match: more than 256 of its strings share their first bytes$/);
+  });
+
+  it('the same for short strings sharing their first two bytes, identical ones included', () => {
+    expect(() => validate(crowded(() => '\\x00\\x00'), benign)).toThrow(/too costly to match/);
+    expect(() => validate(crowded((k) => `\\x00\\x00\\x${(k % 256).toString(16).padStart(2, '0')}`), benign)).toThrow(/too costly to match/);
+  });
+
+  it('a large rule set of varied strings is matched, and 256 strings behind one key still are', () => {
+    const varied = crowded((k) => `q${(Math.imul(k + 1, 0x9e3779b1) >>> 0).toString(36)}z`);
+    expect(parse(varied).length).toBeGreaterThan(30);
+    expect(validate(varied, benign).benignCorpusSize).toBe(20);
+    const strings = Array.from({ length: 256 }, (_, s) => `$s${s}="\\x00\\x00\\x00\\x00${s.toString(36)}"`).join(' ');
+    expect(validate(`rule full { strings: ${strings} condition: any of them }`, benign).benignCorpusSize).toBe(20);
+  });
+
+  it('more than 256 one-byte strings in a rule set are refused', () => {
+    const strings = Array.from({ length: 150 }, (_, s) => `$s${s}="a" fullword`).join(' ');
+    expect(() => validate(`rule one { strings: ${strings} condition: any of them }\nrule two { strings: ${strings} condition: any of them }`, benign)).toThrow(/too costly to match/);
+  });
+});
+
 describe('synthesize and validate', () => {
   const benign: CorpusFile[] = benignSamples(18, 3).map((s) => ({ name: s.name, bytes: s.bytes }));
   const family = familySamples(6, 3);

@@ -489,10 +489,26 @@ interface KeyTables {
 /** The most offsets a long pattern is entered under: every eighth offset of the data is looked at, at best. */
 const MAX_STRIDE = 8;
 
-function keyTable(table: Map<number, number[]>, slots: number): KeyTable {
+/**
+ * String forms one search key may hold: the same first two bytes (forms of two or three bytes), one four-byte gram
+ * bucket (longer forms), or the one-byte forms together. The scan tries every form of a key wherever the data has
+ * the key, so the work per byte of data is at most this per table; thousands of strings behind a key that fills the
+ * data (four zero bytes in a PE) would take minutes over a corpus. A rule set past it is refused when it is compiled.
+ */
+export const MAX_FORMS_PER_KEY = 256;
+
+function tooCostly(): never {
+  throw new VitrineError('validation_failed', `the rule set is too costly to match: more than ${MAX_FORMS_PER_KEY} of its strings share their first bytes`);
+}
+
+/** The dense table of `table`'s lists; `width` numbers per form in a list. */
+function keyTable(table: Map<number, number[]>, slots: number, width: number): KeyTable {
   const heads = new Int32Array(table.size === 0 ? 0 : slots).fill(-1);
   const lists: Int32Array[] = [];
-  for (const [key, list] of table) heads[key] = lists.push(Int32Array.from(list)) - 1;
+  for (const [key, list] of table) {
+    if (list.length > MAX_FORMS_PER_KEY * width) tooCostly();
+    heads[key] = lists.push(Int32Array.from(list)) - 1;
+  }
   return { size: table.size, heads, lists };
 }
 
@@ -551,8 +567,9 @@ function compile(rules: readonly Rule[]): CompiledRules {
         else t.four.set(key, [index, d]);
       }
     }
-    return { two: keyTable(t.two, 65536), four: keyTable(t.four, 1 << HASH_BITS), stride: step };
+    return { two: keyTable(t.two, 65536, 1), four: keyTable(t.four, 1 << HASH_BITS, 2), stride: step };
   };
+  if (short.length > MAX_FORMS_PER_KEY) tooCostly();
   const compiled = { patterns, exact: tablesOf(tables.exact), folded: tablesOf(tables.folded), short, owners, ids, strings: owner };
   compiledCache.set(rules, compiled);
   return compiled;
