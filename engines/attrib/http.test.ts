@@ -1,5 +1,6 @@
 // The HTTP contract of `attrib serve`: health, scenarios, ACH and STIX (bundled and inline, overrides), limits, token, Host allow-list, TAXII 2.1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostileBundleTexts } from '../core/stix-import.fixture.js';
 import { listen, type Listening } from '../core/http/server.js';
 import { validateStixObject } from '../core/stix.js';
 import { openMemoryStore } from '../core/store.js';
@@ -234,6 +235,10 @@ describe('attrib HTTP API', () => {
     await bad({ text: 'x', knownInfrastructure: [] }, 'knownInfrastructure', 'never');
     await expectError(await post(open, '/attribute', { text: 'a'.repeat(500_001) }), 413, 'payload_too_large');
     expect((await post(locked, '/attribute', { text: 'x' })).status).toBe(401);
+  });
+
+  it('/matrices/import/stix: a bundle nested too deep, with a number past the double range or an object of too many members is 422, never a 500', async () => {
+    for (const [, text] of hostileBundleTexts()) await expectError(await post(open, '/matrices/import/stix', text), 422, 'validation_failed', 'secret');
   });
 
   it('the 1 MB cap holds on every route but /matrices/import/stix, which takes up to 8 MiB (a deliberate exception)', async () => {

@@ -13,6 +13,7 @@ import { createStandaloneApp } from './http.js';
 import { stixToCase } from './import.js';
 import { caseassessService } from './service.js';
 import { MIXED_FINDING } from '../core/findings.fixture.js';
+import { hostileBundleTexts } from '../core/stix-import.fixture.js';
 
 const DIR = corpusPath('cti', 'stix21-examples');
 const files = hasCorpora() ? readdirSync(DIR).filter((f) => f.endsWith('.json')).sort() : [];
@@ -148,6 +149,15 @@ describe('HTTP: /cases, /cases/import/stix, /cases/evidence', () => {
     const list = (await (await fetch(`${server.url}/cases`)).json()) as { items: { case_id: string }[] };
     expect(list.items.map((i) => i.case_id)).toContain(body.case.case_id);
     expect((await fetch(`${server.url}/cases/${body.case.case_id}`)).status).toBe(200);
+  });
+
+  it('a bundle nested too deep, with a number past the double range or an object of too many members: 422 naming the rule, never a 500 or the value', async () => {
+    for (const [what, text] of hostileBundleTexts()) {
+      const res = await post('/cases/import/stix', text);
+      const body = await res.text();
+      expect(res.status, what).toBe(422);
+      expect(body, what).not.toContain('secret');
+    }
   });
 
   it('refuses what is not a bundle (422), too large (413), and a finding without anything in it (422)', async () => {

@@ -26,3 +26,18 @@ export const EIGHT_OBJECT_BUNDLE = {
     { type: 'ipv4-addr', spec_version: '2.1', id: 'ipv4-addr--72e3c2d5-a384-5091-9f02-8192a3b4c5d6', value: '10.0.0.9' },
   ],
 } as const;
+
+/**
+ * Bundle texts whose shape an import refuses before walking it: nesting 100,000 deep, a number past the double range (JSON
+ * reads 1e400 as Infinity), an object of 20,000 members; each in a custom property of a valid object beside
+ * the string `secret-text`, so a test can check the answer never echoes the input.
+ */
+export function hostileBundleTexts(): [string, string][] {
+  const valid = JSON.stringify(EIGHT_OBJECT_BUNDLE.objects[6]).slice(0, -1);
+  const wrap = (extra: string): string => `{"type":"bundle","id":"${EIGHT_OBJECT_BUNDLE.id}","objects":[${valid},"x_data":${extra}}]}`;
+  return [
+    ['nesting 100,000 deep', wrap(`${'['.repeat(100_000)}"secret-text"${']'.repeat(100_000)}`)],
+    ['a number past the double range', wrap('["secret-text",1e400]')],
+    ['an object of 20,000 members', wrap(`{${Array.from({ length: 20_000 }, (_, i) => `"k${20_000 - i}":"secret-text"`).join(',')}}`)],
+  ];
+}

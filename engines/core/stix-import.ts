@@ -5,6 +5,7 @@ import { attackExternalId } from './attack/bundle.js';
 import type { FindingIndicator, FindingIndicatorType, StixImportSummary } from './contracts/findings.js';
 import { C0_DEL, stripControlCharacters } from './control-characters.js';
 import { VitrineError, type ErrorDetail } from './errors.js';
+import { checkJsonShape } from './json-text.js';
 import { SCO_TYPES, validateStixObject, type StixObject } from './stix.js';
 import { validate } from './validation.js';
 
@@ -98,10 +99,13 @@ export interface ImportBundle {
 }
 
 /**
- * Checks and reads a bundle: 422 when it is not a STIX 2.1 bundle (details name the paths, never the values);
+ * Checks and reads a bundle: 422 when it is not a STIX 2.1 bundle or breaks the JSON shape limits (JSON_SHAPE_LIMITS: nesting,
+ * members of an object, finite numbers; details name the paths, never the values);
  * an object that fails the structural checks is skipped and counted, not fatal.
  */
 export function readImportBundle(value: unknown): ImportBundle {
+  // Before anything walks it recursively (the validators here, the canonical hash the routes store).
+  checkJsonShape(value, 'not a STIX bundle this import reads');
   const b = validate(bundleSchema, value, 'STIX bundle');
   if (b.spec_version !== undefined && b.spec_version !== '2.1')
     throw new VitrineError('validation_failed', 'only STIX 2.1 bundles are read (this one says another spec_version)', { details: [{ path: 'spec_version', issue: 'must be 2.1' }] });

@@ -1,6 +1,7 @@
 // Envelope files: load_envelopes (strict or lenient) and save_envelopes, plus the list parser the HTTP route shares.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { VitrineError } from '../core/errors.js';
+import { jsonShapeIssue } from '../core/json-text.js';
 import { envelopeToJson, parseEnvelope, SignatureError, type Envelope, type LoadedEnvelope } from './envelope.js';
 
 /** Largest envelope file read (bytes) and most entries in one list. */
@@ -9,11 +10,15 @@ export const MAX_ENVELOPES = 200_000;
 
 /**
  * Parses a list of envelopes. Strict: a non-list or any malformed entry raises SignatureError (details name every bad entry).
- * Lenient: a malformed entry becomes a placeholder the collector rejects, so the gate blocks with a reason.
+ * Lenient: a malformed entry becomes a placeholder the collector rejects, so the gate blocks with a reason. A list that breaks
+ * the JSON shape limits (JSON_SHAPE_LIMITS: nesting, members of an object, finite numbers) raises in both modes.
  */
 export function parseEnvelopeList(value: unknown, lenient = false): LoadedEnvelope[] {
   if (!Array.isArray(value)) throw new SignatureError('an envelope file must hold a list of envelopes', [{ path: '', issue: 'expected a list' }]);
   if (value.length > MAX_ENVELOPES) throw new SignatureError(`at most ${MAX_ENVELOPES} envelopes in one list`, [{ path: '', issue: `at most ${MAX_ENVELOPES} items` }]);
+  // The whole list, in both modes, before anything walks it recursively (the canonical hash POST /v1/gate stores).
+  const shape = jsonShapeIssue(value);
+  if (shape !== undefined) throw new SignatureError(`the envelope list has ${shape.issue}`, [shape]);
   const out: LoadedEnvelope[] = [];
   const bad: SignatureError[] = [];
   value.forEach((entry: unknown, index) => {

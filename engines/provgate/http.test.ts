@@ -83,6 +83,21 @@ describe('provgate HTTP API', () => {
     expect((await post(server.url, '/v1/gate', 'x', { 'content-type': 'text/plain' })).status).toBe(415);
   });
 
+  it('POST /v1/gate: a list nested too deep, with a number past the double range or an object of too many members is 422 in both modes, never a 500', async () => {
+    const first = JSON.stringify(envelopes('clean')[0]).slice(0, -1);
+    const bodies = [
+      `[${first},"x_data":${'['.repeat(100_000)}"secret-text"${']'.repeat(100_000)}}]`,
+      `[${first},"x_data":["secret-text",1e400]}]`,
+      `[${first},"x_data":{${Array.from({ length: 20_000 }, (_, i) => `"k${20_000 - i}":"secret-text"`).join(',')}}}]`,
+    ];
+    for (const body of bodies)
+      for (const query of ['', '?lenient=true']) {
+        const res = await post(server.url, `/v1/gate${query}`, body);
+        expect(res.status).toBe(422);
+        expect(await res.text()).not.toContain('secret');
+      }
+  });
+
   it('a tampered or untrusted envelope blocks with the reason', async () => {
     const tampered = (await (await post(server.url, '/v1/gate', envelopes('tampered'))).json()) as Summary;
     expect(tampered.verdict).toBe('block');
