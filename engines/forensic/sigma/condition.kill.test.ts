@@ -6,7 +6,7 @@
 // Sigma_modifiers_appendix.md). Written against mutants that the other Sigma tests let through (docs/testing.md).
 import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
-import { evaluate, parseCondition, positiveHits, type ConditionNode } from './condition.js';
+import { evaluate, MAX_CONDITION_DEPTH, parseCondition, positiveHits, type ConditionNode } from './condition.js';
 import { sigmaRuleSetFromTexts, type SigmaInput } from './index.js';
 import { UnsupportedRule } from './value.js';
 
@@ -174,5 +174,25 @@ describe('value matchers at their edges', () => {
   it('cidr: an IPv6 address never matches an IPv4 network, even when its low bits would', () => {
     const ev = [{ Ip: '10.1.2.3' }, { Ip: '::a01:203' }, { Ip: ['not an ip', '10.1.2.9'] }];
     expect(matches("    sel:\n        Ip|cidr: '10.1.2.0/24'\n    condition: sel", ev)).toEqual([true, false, true]);
+  });
+});
+
+describe('condition nesting (found by the forensic-sigma-rules fuzz target)', () => {
+  const deep = (n: number, open: string, close: string): string => `${open.repeat(n)}sel${close.repeat(n)}`;
+
+  it('refuses parentheses or not nested past the limit with its reason, and parses up to it', () => {
+    expect(parseCondition(deep(MAX_CONDITION_DEPTH, '(', ')'), ids)).toEqual({ op: 'id', name: 'sel' });
+    expect(parseCondition(deep(MAX_CONDITION_DEPTH, 'not ', ''), ids).op).toBe('not');
+    refuses(deep(MAX_CONDITION_DEPTH + 1, '(', ')'), `the condition nests more than ${MAX_CONDITION_DEPTH} levels`);
+    refuses(deep(MAX_CONDITION_DEPTH + 1, 'not ', ''), `the condition nests more than ${MAX_CONDITION_DEPTH} levels`);
+    // Deep enough to overflow the stack of a descent without the limit.
+    refuses(deep(20_000, '(', ')'), `the condition nests more than ${MAX_CONDITION_DEPTH} levels`);
+    refuses(deep(20_000, 'not ', ''), `the condition nests more than ${MAX_CONDITION_DEPTH} levels`);
+  });
+
+  it('a rule file with such a condition is listed as skipped with the reason, not thrown', () => {
+    const s = sigmaRuleSetFromTexts([{ source: 't/k.yml', text: ruleText(`    sel:\n        Image: x\n    condition: ${deep(20_000, '(', ')')}`) }]);
+    expect(s.rules).toEqual([]);
+    expect(s.skipped.map((r) => r.reason)).toEqual([`the condition nests more than ${MAX_CONDITION_DEPTH} levels`]);
   });
 });

@@ -7,6 +7,12 @@ export type ConditionNode =
   | { readonly op: 'not'; readonly arg: ConditionNode }
   | { readonly op: 'of'; readonly count: number | 'all'; readonly names: readonly string[] };
 
+/**
+ * Parentheses and `not` nested at most this deep (real rules nest a few levels); deeper is refused before the
+ * descent, and every walk of the tree after it, could run out of stack.
+ */
+export const MAX_CONDITION_DEPTH = 64;
+
 function tokenize(text: string): string[] {
   const out: string[] = [];
   const re = /\s*(\(|\)|\||[^\s()|]+)/gy;
@@ -42,6 +48,8 @@ export function parseCondition(text: string, identifiers: readonly string[]): Co
  */
 class ConditionParser {
   i = 0;
+  /** Parentheses and `not` open at the token being read. */
+  private depth = 0;
   constructor(
     readonly toks: readonly string[],
     private readonly identifiers: readonly string[],
@@ -76,9 +84,16 @@ class ConditionParser {
   private not(): ConditionNode {
     if (this.lower() === 'not') {
       this.i++;
-      return { op: 'not', arg: this.not() };
+      this.enter();
+      const arg = this.not();
+      this.depth--;
+      return { op: 'not', arg };
     }
     return this.primary();
+  }
+
+  private enter(): void {
+    if (++this.depth > MAX_CONDITION_DEPTH) throw new UnsupportedRule(`the condition nests more than ${MAX_CONDITION_DEPTH} levels`);
   }
 
   private primary(): ConditionNode {
@@ -88,9 +103,11 @@ class ConditionParser {
     if (t === undefined) throw new UnsupportedRule('the condition ends too early');
     if (t === '(') {
       this.i++;
+      this.enter();
       const e = this.expr();
       if (this.peek() !== ')') throw new UnsupportedRule('the condition has an unclosed parenthesis');
       this.i++;
+      this.depth--;
       return e;
     }
     if (t === '|') throw new UnsupportedRule('the condition uses an aggregation (| count/near), which needs a correlation rule');
