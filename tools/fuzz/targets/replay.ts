@@ -14,6 +14,9 @@ import { intrusionPcap } from '../../../engines/replay/intrusion.js';
 import { parseIndicators } from '../../../engines/replay/indicators.js';
 import { DecodedPacket, PacketDecoder } from '../../../engines/replay/capture/decode.js';
 import { CaptureReader } from '../../../engines/replay/capture/reader.js';
+import { analyzeCaptureBytes } from '../../../engines/replay/capture/analyze.js';
+import { analyzeConnLogBytes, connLogText } from '../../../engines/replay/capture/zeek.js';
+import { MAX_TIME_SEC, MIN_TIME_SEC } from '../../../engines/replay/capture/timestamps.js';
 import { feedBytes } from '../../../engines/replay/capture/source.js';
 import { WARNING_MESSAGES, WarningCounter } from '../../../engines/replay/capture/warnings.js';
 import { dnsRecord } from '../../../engines/replay/capture/app/dns.js';
@@ -356,4 +359,27 @@ const bannersTarget: FuzzTarget = {
   check: (result) => valueProblem(result, 4_096, 1_000),
 };
 
-export const TARGETS: readonly FuzzTarget[] = [captureTarget, readerTarget, dnsTarget, tlsTarget, httpTarget, ftpTarget, bannersTarget];
+const connLogTarget: FuzzTarget = {
+  name: 'replay-connlog',
+  about: 'a Zeek conn.log, TSV or JSON lines, read into connection records as the ingest reads it',
+  seeds: () => {
+    // Zeek's own logs, and the corpus captures' connections written as conn.log in both forms (the first 200 rows).
+    const written = captures()
+      .slice(4, 10)
+      .flatMap((bytes, i) => {
+        const records = analyzeCaptureBytes(bytes, { application: false }).connections.slice(0, 200);
+        return [new TextEncoder().encode(connLogText(records, i % 2 === 0 ? 'tsv' : 'json'))];
+      });
+    return [...connLogs(), ...written];
+  },
+  run: (input) => analyzeConnLogBytes(input),
+  refused: (e) => e instanceof VitrineError && e.code === 'parse_error',
+  check: (result) => {
+    const r = result as ReturnType<typeof analyzeConnLogBytes>;
+    // Every time must be one a date (and so every export) can write.
+    if (r.connections.some((c) => !(c.startTs >= MIN_TIME_SEC && c.lastTs < MAX_TIME_SEC))) return 'a connection time past what a date can hold';
+    return warningsProblem(r.warnings, r.warningCount) ?? valueProblem({ connections: r.connections, packets: r.packets, firstTs: r.firstTs, lastTs: r.lastTs }, 70_000, 5_000_000);
+  },
+};
+
+export const TARGETS: readonly FuzzTarget[] = [captureTarget, readerTarget, connLogTarget, dnsTarget, tlsTarget, httpTarget, ftpTarget, bannersTarget];
