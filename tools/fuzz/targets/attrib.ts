@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
+import { canonicalHash } from '../../../engines/core/canonical.js';
 import { VitrineError } from '../../../engines/core/errors.js';
 import { patternValues } from '../../../engines/core/stix-import.js';
 import { stixToScenario } from '../../../engines/attrib/ach/import.js';
@@ -122,7 +123,11 @@ export const TARGETS: readonly FuzzTarget[] = [
     name: 'attrib-matrix-import',
     about: 'POST /matrices/import/stix: a STIX 2.1 bundle read as an ACH matrix (actors, campaigns, techniques, indicators, patterns)',
     seeds: stixSeeds,
-    run: (input) => stixToScenario(jsonRequestBody(input)),
+    run: (input) => {
+      const body = jsonRequestBody(input);
+      // What the route stores beside the matrix: the bundle's canonical hash.
+      return { imported: stixToScenario(body), sha256: canonicalHash(body) };
+    },
     check: (r, input) => jsonProblem(r, 8 * input.length + 64 * 1024),
   },
   {
