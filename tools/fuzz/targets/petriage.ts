@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import type { TriageResult } from '../../../engines/petriage/analyze.js';
 import { MAX_LISTED_STRING_LENGTH, MAX_LISTED_STRINGS } from '../../../engines/petriage/analyze.js';
-import { authenticode } from '../../../engines/petriage/authenticode/verify.js';
+import { authenticode, LIMITS as SIGNATURE_LIMITS } from '../../../engines/petriage/authenticode/verify.js';
 import { benignSamples, familySamples } from '../../../engines/petriage/corpus.js';
 import { runAnalyzeJob, runValidateRuleJob } from '../../../engines/petriage/jobs.js';
 import { dissect } from '../../../engines/petriage/pe/dissect.js';
@@ -80,8 +80,9 @@ function triageCheck(result: unknown): string | undefined {
   if (!(r.score >= 0 && r.score <= 1)) return 'a score outside [0, 1]';
   if (r.pe.strings.items.length > MAX_LISTED_STRINGS) return 'more listed strings than the cap';
   if (r.pe.strings.items.some((s) => s.value.length > MAX_LISTED_STRING_LENGTH)) return 'a listed string over its cap';
-  if (r.notes.length > LIMITS.maxNotes + 40) return 'more notes than the cap';
-  if ((r.authenticode?.signatures.length ?? 0) > LIMITS.maxCertificates * 9) return 'more signatures than entries allow';
+  // Two notes a section at most, the structure notes (capped), and a few per signature and table entry.
+  if (r.notes.length > 2 * LIMITS.maxSections + LIMITS.maxNotes + 1 + 400) return 'more notes than the sections, the structure notes and the signatures give';
+  if ((r.authenticode?.signatures.length ?? 0) > SIGNATURE_LIMITS.tableSignatures) return 'more signatures than the table cap';
   const p = dissectionProblem(r.pe);
   if (p !== undefined) return p;
   if (r.rule !== null) {
@@ -131,10 +132,11 @@ function authenticodeCheck(result: unknown): string | undefined {
   if (r === null) return 'no result for a file with a certificate table';
   const bad = unserialisable(r);
   if (bad !== undefined) return bad;
-  if (r.signatures.length > 9) return 'more signatures than one entry and 8 nested ones';
+  if (r.signatures.length > 1 + SIGNATURE_LIMITS.nested) return 'more signatures than one entry and its nested ones';
+  if (r.signatures.reduce((n, s) => n + s.certificates.length, 0) > SIGNATURE_LIMITS.tableCertificates) return 'more certificates than the table cap';
   for (const s of r.signatures) {
-    if (s.certificates.length > 64) return 'more certificates than the cap';
-    if (s.chain.length > 10) return 'a chain longer than the cap';
+    if (s.certificates.length > SIGNATURE_LIMITS.certificates) return 'more certificates than the cap';
+    if (s.chain.length > SIGNATURE_LIMITS.chain) return 'a chain longer than the cap';
     if ((s.program_name?.length ?? 0) > 256 || (s.more_info?.length ?? 0) > 1024) return 'a program name or URL over its cap';
   }
   return undefined;
