@@ -177,7 +177,7 @@ describe('value matchers at their edges', () => {
   });
 });
 
-describe('condition nesting (found by the forensic-sigma-rules fuzz target)', () => {
+describe('condition nesting (a deep condition through the forensic-sigma-rules fuzz target entry)', () => {
   const deep = (n: number, open: string, close: string): string => `${open.repeat(n)}sel${close.repeat(n)}`;
 
   it('refuses parentheses or not nested past the limit with its reason, and parses up to it', () => {

@@ -1,0 +1,42 @@
+// A rule file's bytes, whatever they are, give a rule set in bounded time: flow collections nested past the YAML
+// parser's own stack limit are refused before it walks them (the forensic-sigma-rules fuzz target's entry).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { flowDepthOver, MAX_FLOW_DEPTH, yamlDocuments } from './bundle.js';
+import { loadSigmaRules, sigmaRuleSetFromTexts } from './index.js';
+
+const rule = (extra: string): string =>
+  `title: Deep\nid: 00000000-0000-4000-8000-0000000000de\nstatus: test\nlevel: high\nlogsource:\n    product: windows\n    category: process_creation\ndetection:\n${extra}    sel:\n        Image: x\n    condition: sel\n`;
+const nested = (n: number, open: string, close: string): string => `${open.repeat(n)}1${close.repeat(n)}`;
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('flow collection depth', () => {
+  it('flowDepthOver counts open brackets and braces against closed ones', () => {
+    expect(flowDepthOver(nested(MAX_FLOW_DEPTH, '[', ']'), MAX_FLOW_DEPTH)).toBe(false);
+    expect(flowDepthOver(nested(MAX_FLOW_DEPTH + 1, '[', ']'), MAX_FLOW_DEPTH)).toBe(true);
+    expect(flowDepthOver(nested(MAX_FLOW_DEPTH + 1, '{a: ', '}'), MAX_FLOW_DEPTH)).toBe(true);
+    expect(flowDepthOver('[]'.repeat(100_000), MAX_FLOW_DEPTH)).toBe(false);
+  });
+
+  it('a rule nesting flow collections past the limit is not YAML; a shallow one still parses', () => {
+    expect(yamlDocuments(rule(`    deep: ${nested(MAX_FLOW_DEPTH + 1, '[', ']')}\n`))).toBeNull();
+    expect(yamlDocuments(rule(`    deep: ${nested(20, '{a: ', '}')}\n`))).not.toBeNull();
+  });
+
+  it('a 400 KB rule file of nested flow maps is listed as skipped (not YAML), by file and by text', () => {
+    const text = rule(`    deep: ${nested(100_000, '{a: ', '}')}\n`);
+    const dir = mkdtempSync(path.join(tmpdir(), 'sigma-deep-'));
+    dirs.push(dir);
+    writeFileSync(path.join(dir, 'deep.yml'), text);
+    const fromFile = loadSigmaRules({ sources: [{ name: 'user', path: dir }] });
+    expect(fromFile.rules).toEqual([]);
+    expect(fromFile.skipped.map((s) => s.reason)).toEqual(['not YAML']);
+    expect(sigmaRuleSetFromTexts([{ source: 'u/deep.yml', text }]).skipped.map((s) => s.reason)).toEqual(['not YAML']);
+  });
+});
