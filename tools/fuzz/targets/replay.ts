@@ -10,7 +10,8 @@ import { isFlowTable } from '../../../engines/replay/browse/overview.js';
 import { storyToCypher } from '../../../engines/replay/export/cypher.js';
 import { storyToMermaid } from '../../../engines/replay/export/mermaid.js';
 import { storyToStix } from '../../../engines/replay/export/stix.js';
-import { intrusionPcap } from '../../../engines/replay/intrusion.js';
+import { generateIntrusion } from '../../../engines/replay/intrusion.js';
+import { PcapngBuilder } from '../../../engines/replay/capture/writer.js';
 import { parseIndicators } from '../../../engines/replay/indicators.js';
 import { DecodedPacket, PacketDecoder } from '../../../engines/replay/capture/decode.js';
 import { CaptureReader } from '../../../engines/replay/capture/reader.js';
@@ -45,14 +46,22 @@ const CONN_LOGS = [
   ['wikipedia', 'conn.log'],
   ['pcapng-multi-interface', 'conn.log'],
 ] as const;
+/** The ingest reads a conn.log too; replay-connlog takes both, the whole ingest the first. */
+const INGEST_CONN_LOGS = 1;
 
 let captureCache: Uint8Array[] | undefined;
-/** The corpus captures (all under 100 KiB), then the synthetic intrusion without background (SMB, RDP, WinRM, DNS tunnelling). */
+/**
+ * The corpus captures (all under 100 KiB), then the synthetic intrusion without background (SMB, RDP, WinRM, DNS
+ * tunnelling) written as pcapng: a story whose packet times are 64-bit units, where a mutated time can reach the
+ * exports.
+ */
 function captures(): Uint8Array[] {
   if (captureCache !== undefined) return captureCache;
   const out: Uint8Array[] = [];
   if (hasCorpora()) for (const name of CAPTURES) if (existsSync(corpusPath('pcap', name))) out.push(new Uint8Array(readFileSync(corpusPath('pcap', name))));
-  out.push(intrusionPcap({ benign: 0, seed: 7 }).bytes);
+  const ng = new PcapngBuilder().section().interface();
+  for (const p of generateIntrusion({ benign: 0, seed: 7 }).packets) ng.epb(p);
+  out.push(ng.result());
   captureCache = out;
   return out;
 }
@@ -215,7 +224,7 @@ const INDICATORS = parseIndicators(['ip 192.0.2.10', 'cidr 198.51.100.0/24', 'do
 const captureTarget: FuzzTarget = {
   name: 'replay-capture',
   about: 'the whole ingest: pcap/pcapng/conn.log bytes -> connections, application records, alerts, stories and their STIX, Mermaid and Cypher exports',
-  seeds: () => [...captures(), ...connLogs()],
+  seeds: () => [...captures(), ...connLogs().slice(0, INGEST_CONN_LOGS)],
   run: (input) => {
     const analysis = analyzeBytes(input, { id: '00000000-0000-4000-8000-000000000000', now: new Date(0), name: 'fuzz', source: 'upload', indicators: INDICATORS, flowTable: true });
     // The story exports the routes serve, for the first stories (each is built from the story alone).
