@@ -7,8 +7,8 @@ import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import * as fflate from 'fflate';
-import { buildTar, buildZip, paxRecord } from '../../../engines/core/archive/build.fixture.js';
-import { DEFAULT_ARCHIVE_LIMITS, detectArchiveFormat, readArchive, readNested, type ArchiveReadResult } from '../../../engines/core/archive/index.js';
+import { buildTar, buildZip, paxRecord, type TarMember } from '../../../engines/core/archive/build.fixture.js';
+import { DEFAULT_ARCHIVE_LIMITS, detectArchiveFormat, readArchive, readNested, type ArchiveEntry, type ArchiveReadResult } from '../../../engines/core/archive/index.js';
 import { ImportTally } from '../../../engines/core/vulns/tally.js';
 import { matchRecord } from '../../../engines/core/vulns/match.js';
 import { detectKind, readSource } from '../../../engines/core/vulns/sources.js';
@@ -225,10 +225,17 @@ function imageSeeds(): Uint8Array[] {
   if (!existsSync(file)) return [];
   const outer = readArchive(new Uint8Array(readFileSync(file)));
   const kinds: Record<string, string> = { file: '0', directory: '5', symlink: '2', hardlink: '1' };
+  const member = (e: ArchiveEntry, data = e.data): TarMember => ({
+    name: e.path,
+    type: kinds[e.kind] ?? '0',
+    ...(data !== undefined ? { data } : {}),
+    ...(e.mode !== undefined ? { mode: e.mode } : {}),
+    ...(e.linkTarget !== undefined ? { linkname: e.linkTarget } : {}),
+  });
   const members = outer.entries.map((e) => {
-    if (e.kind !== 'file' || e.data === undefined || !e.path.endsWith('.tar')) return { name: e.path, type: kinds[e.kind] ?? '0', data: e.data, mode: e.mode, linkname: e.linkTarget };
+    if (e.kind !== 'file' || e.data === undefined || !e.path.endsWith('.tar')) return member(e);
     const layer = readArchive(e.data).entries.filter((m) => m.size <= 8 * 1024 && !/^(\.\/)?usr\/share\/(doc|man|common-licenses|zoneinfo)\//.test(m.path));
-    return { name: e.path, mode: e.mode, data: buildTar(layer.map((m) => ({ name: m.path, type: kinds[m.kind] ?? '0', data: m.data, mode: m.mode, linkname: m.linkTarget }))) };
+    return member(e, buildTar(layer.map((m) => member(m))));
   });
   const tar = buildTar(members);
   return [tar, new Uint8Array(gzipSync(tar))];
