@@ -50,7 +50,7 @@ describe('fuzz harness', () => {
   });
 
   it('in a worker: finds the crash, the hang and the memory hog of the toy parser, each once', async () => {
-    const runner = new WorkerRunner({ module: MODULE, target: 'toy', timeoutMs: 700, heapMb: 64 });
+    const runner = new WorkerRunner({ module: MODULE, target: 'toy', timeoutMs: 2000, heapMb: 64 });
     try {
       const r = await campaign(toy.seeds(), runner, { seconds: 90, seed: 1, maxBytes: 64, maxRuns: 500 });
       const kinds = r.findings.map((f) => f.kind).sort();
@@ -62,13 +62,22 @@ describe('fuzz harness', () => {
         expect(f.input[0]).toBe(0x54);
         expect(f.input.length).toBeLessThanOrEqual(3);
         // the saved input reproduces its finding in a fresh worker
-        const again = await new WorkerRunner({ module: MODULE, target: 'toy', timeoutMs: 1500, heapMb: 64 }).run(f.input);
+        const again = await new WorkerRunner({ module: MODULE, target: 'toy', timeoutMs: 2000, heapMb: 64 }).run(f.input);
         expect(again.ok === false && again.signature).toBe(f.signature);
       }
     } finally {
       await runner.close();
     }
   }, 150_000);
+
+  it("a target's preparation is not counted against an input's time", async () => {
+    const runner = new WorkerRunner({ module: MODULE, target: 'toy-slow-start', timeoutMs: 700, heapMb: 64 });
+    try {
+      expect(await runner.run(Uint8Array.of(0x54, 1, 1))).toEqual({ ok: true });
+    } finally {
+      await runner.close();
+    }
+  });
 
   it('a worker that cannot load its target is the harness failing, not a finding', async () => {
     const runner = new WorkerRunner({ module: MODULE, target: 'no-such-target', timeoutMs: 5000, heapMb: 64 });

@@ -21,6 +21,8 @@ export interface FuzzTarget {
   refused?(e: unknown): boolean;
   /** A problem with a returned result (unbounded output, a value JSON cannot carry), or undefined. */
   check?(result: unknown, input: Uint8Array): string | undefined;
+  /** Work done once per worker before the first input is timed (loading models, building a benign corpus). */
+  prepare?(): unknown;
 }
 
 export type FindingKind = 'crash' | 'hang' | 'memory' | 'invariant';
@@ -222,14 +224,14 @@ interface Reply {
 
 /** A worker thread that runs a target on one input at a time and is replaced after a hang or running out of memory. */
 export class WorkerRunner {
-  private worker: Worker | undefined;
-  /** Whether the current worker has answered once: an error before that is the harness's, not the target's. */
-  private answered = false;
+  /** The current worker once it has loaded its target (and run its `prepare`); replaced after a hang or a crash. */
+  private worker: Promise<Worker> | undefined;
   private next = 0;
 
   constructor(private readonly opts: RunnerOptions) {}
 
-  private spawn(): Worker {
+  /** Starts a worker; resolves once it says it is ready, so start-up never counts against an input's time. */
+  private spawn(): Promise<Worker> {
     const w = new Worker(new URL('./worker.mjs', import.meta.url), {
       workerData: { module: this.opts.module, target: this.opts.target },
       resourceLimits: { maxOldGenerationSizeMb: this.opts.heapMb },
@@ -239,15 +241,38 @@ export class WorkerRunner {
     w.stdout.resume();
     w.stderr.resume();
     w.unref();
-    this.worker = w;
-    this.answered = false;
-    return w;
+    return new Promise((resolve, reject) => {
+      const fail = (why: string): void => {
+        w.off('message', onReady);
+        void w.terminate();
+        reject(new Error(`the fuzz worker failed to start: ${why}`));
+      };
+      const onError = (e: Error): void => fail(e.message);
+      const onExit = (): void => fail('it exited');
+      const onReady = (m: unknown): void => {
+        if ((m as { ready?: unknown }).ready !== true) return;
+        w.off('message', onReady);
+        w.off('error', onError);
+        w.off('exit', onExit);
+        resolve(w);
+      };
+      w.on('message', onReady);
+      w.once('error', onError);
+      w.once('exit', onExit);
+    });
   }
 
-  run(input: Uint8Array): Promise<Outcome> {
-    const w = this.worker ?? this.spawn();
+  async run(input: Uint8Array): Promise<Outcome> {
+    this.worker ??= this.spawn();
+    let w: Worker;
+    try {
+      w = await this.worker;
+    } catch (e) {
+      this.worker = undefined;
+      throw e;
+    }
     const id = ++this.next;
-    return new Promise((resolve, reject) => {
+    return new Promise((resolve) => {
       const done = (o: Outcome): void => {
         clearTimeout(timer);
         w.off('message', onMessage);
@@ -256,22 +281,17 @@ export class WorkerRunner {
         resolve(o);
       };
       const drop = (): void => {
-        if (this.worker === w) this.worker = undefined;
+        this.worker = undefined;
+        // A worker dropped after a hang may still report running out of memory: nobody listens for it then.
+        w.on('error', () => undefined);
         void w.terminate();
       };
       const onMessage = (m: Reply): void => {
-        if (m.id !== id) return;
-        this.answered = true;
-        done(m.outcome);
+        if (m.id === id) done(m.outcome);
       };
       const onError = (e: Error): void => {
         drop();
         const oom = (e as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-        if (!oom && !this.answered) {
-          clearTimeout(timer);
-          reject(new Error(`the fuzz worker failed to start: ${e.message}`));
-          return;
-        }
         done(oom ? { ok: false, kind: 'memory', signature: 'memory', message: `over the ${this.opts.heapMb} MiB heap limit` } : { ok: false, kind: 'crash', signature: `crash in worker ${e.name}`, message: e.message.slice(0, 300) });
       };
       const onExit = (): void => {
@@ -293,7 +313,7 @@ export class WorkerRunner {
   async close(): Promise<void> {
     const w = this.worker;
     this.worker = undefined;
-    if (w !== undefined) await w.terminate();
+    if (w !== undefined) await (await w.catch(() => undefined))?.terminate();
   }
 }
 

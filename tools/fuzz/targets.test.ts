@@ -18,6 +18,7 @@ describe('fuzz targets', () => {
   for (const target of TARGETS) {
     it(`${target.name}: seeds and ${MUTATIONS} seeded mutations`, async () => {
       const seeds = target.seeds();
+      await target.prepare?.();
       if (hasCorpora()) expect(seeds.length).toBeGreaterThan(0);
       const problems: string[] = [];
       let n = 0;

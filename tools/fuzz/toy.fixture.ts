@@ -8,7 +8,7 @@ function parseToy(b: Uint8Array): number[] {
   if (n >= 0xf0) for (;;);
   if (n >= 0x80 && n < 0xc0) {
     const hog: number[][] = [];
-    for (;;) hog.push(new Array<number>(1 << 16).fill(n));
+    for (;;) hog.push(new Array<number>(1 << 21).fill(n));
   }
   const out: number[] = [];
   for (let i = 0; i < n; i++) out.push(b[2 + i]!.valueOf());
@@ -22,5 +22,12 @@ export const TARGETS: readonly FuzzTarget[] = [
     seeds: () => [Uint8Array.of(0x54, 3, 1, 2, 3), Uint8Array.of(0x54, 0)],
     run: parseToy,
     check: (r) => ((r as number[]).length > 100 ? 'more than 100 values' : undefined),
+  },
+  {
+    name: 'toy-slow-start',
+    about: 'a sound parser whose preparation takes longer than an input may',
+    seeds: () => [Uint8Array.of(0x54, 1, 1)],
+    prepare: () => new Promise((resolve) => setTimeout(resolve, 1500)),
+    run: (b) => b.length,
   },
 ];

@@ -1,4 +1,4 @@
-// The fuzzing worker thread: loads one target and answers each input with its outcome.
+// The fuzzing worker thread: loads one target, runs its `prepare`, says it is ready, then answers each input with its outcome.
 import { parentPort, workerData } from 'node:worker_threads';
 import { runOnce, type FuzzTarget } from './harness.js';
 
@@ -11,3 +11,5 @@ if (port === null) throw new Error('fuzz worker started outside a worker thread'
 port.on('message', (m: { id: number; input: Uint8Array }) => {
   void runOnce(t, m.input).then((outcome) => port.postMessage({ id: m.id, outcome }));
 });
+await t.prepare?.();
+port.postMessage({ ready: true });
