@@ -1,7 +1,7 @@
 // Tests for RFC 8785 canonical JSON against the RFC's own vectors, and for the SHA-256 helpers.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalHash, canonicalJson, sha256Hex } from './canonical.js';
+import { canonicalHash, canonicalJson, MAX_CANONICAL_DEPTH, sha256Hex, sortedKeys } from './canonical.js';
 
 /** A double from its IEEE 754 bit pattern, as RFC 8785 Appendix B lists them. */
 function fromBits(hex: string): number {
@@ -83,6 +83,32 @@ describe('canonicalJson structure (RFC 8785 section 3.2)', () => {
       .map((pair) => JSON.parse(pair.slice(0, pair.indexOf('":') + 1)) as string);
     expect(order).toEqual(['\r', '1', '\u0080', '\u00f6', '\u20ac', '\ud83d\ude00', '\ufb33']);
     expect(keys).toHaveLength(7);
+  });
+
+  it('sorts many keys (the built-in sort past 32) in the same code-unit order as the insertion sort', () => {
+    const keys = ['\r', '1', '\u0080', '\u00f6', '\u20ac', '\ud83d\ude00', '\ufb33', 'a', 'B', 'aa', 'a\u0000', ''];
+    for (let i = 0; i < 200; i++) keys.push(`k${(i * 7919) % 1000}`, `\ud800${i}`, `Z${i}`);
+    const byCodeUnits = (a: string, b: string): number => {
+      for (let i = 0; i < Math.min(a.length, b.length); i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return a.charCodeAt(i) - b.charCodeAt(i);
+      return a.length - b.length;
+    };
+    const expected = [...new Set(keys)].sort(byCodeUnits);
+    expect(sortedKeys([...new Set(keys)].reverse())).toEqual(expected);
+    expect(sortedKeys(expected.slice(0, 20).reverse())).toEqual(expected.slice(0, 20));
+    const wide = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`key${(i * 7919) % 100_000}`, i]));
+    const text = canonicalJson(wide);
+    expect(Object.keys(JSON.parse(text) as object)).toHaveLength(100_000);
+    expect(text.startsWith('{"key0":0,"key1":')).toBe(true);
+  });
+
+  it(`refuses nesting deeper than ${MAX_CANONICAL_DEPTH} levels with its own error, not a stack overflow`, () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(() => canonicalJson(deep)).toThrow(new TypeError('canonicalJson: nested too deeply'));
+    let atLimit: unknown = 1;
+    for (let i = 0; i < MAX_CANONICAL_DEPTH; i++) atLimit = { a: atLimit };
+    expect(canonicalJson(atLimit)).toBe(`${'{"a":'.repeat(MAX_CANONICAL_DEPTH)}1${'}'.repeat(MAX_CANONICAL_DEPTH)}`);
+    expect(() => canonicalJson({ over: atLimit })).toThrow(/nested too deeply/);
   });
 
   it('sorts nested objects and keeps array order', () => {

@@ -4,7 +4,8 @@ import { hash } from 'node:crypto';
 /**
  * Serialises a JSON value canonically: object keys sorted by UTF-16 code units, no white space,
  * numbers in ECMAScript shortest form, strings escaped as JSON.stringify does (which RFC 8785 adopts).
- * Throws on values JSON cannot carry (NaN, Infinity, bigint, functions, cycles) instead of guessing.
+ * Throws on values JSON cannot carry (NaN, Infinity, bigint, functions, cycles) instead of guessing, and on
+ * nesting deeper than MAX_CANONICAL_DEPTH.
  */
 export function canonicalJson(value: unknown): string {
   return canonicalOf(value, []);
@@ -14,8 +15,15 @@ export function canonicalJson(value: unknown): string {
 // eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
-/** Keys in UTF-16 code unit order (insertion sort: objects have few keys, often already in order). */
+/** Objects nested deeper are refused (a submitted document could otherwise overflow the stack). */
+export const MAX_CANONICAL_DEPTH = 1_000;
+
+/**
+ * Keys in UTF-16 code unit order: insertion sort for the usual few keys (often already in order), the built-in sort
+ * (the same order, by code units) past 32, where insertion sort's quadratic cost would show.
+ */
 export function sortedKeys(keys: string[]): string[] {
+  if (keys.length > 32) return keys.sort();
   for (let i = 1; i < keys.length; i++) {
     const k = keys[i] as string;
     let j = i - 1;
@@ -41,6 +49,7 @@ function canonicalOf(v: unknown, open: object[]): string {
       return NEEDS_ESCAPE.test(v) ? JSON.stringify(v) : `"${v}"`;
     case 'object': {
       if (open.includes(v)) throw new TypeError('canonicalJson: cyclic structure');
+      if (open.length >= MAX_CANONICAL_DEPTH) throw new TypeError('canonicalJson: nested too deeply');
       open.push(v);
       let out: string;
       const withToJson = v as { toJSON?: () => unknown };
