@@ -4,10 +4,12 @@ import type { PackageRelease, ReleaseFile } from '../../package/types.js';
 import { INSTALL_HOOKS } from '../../vocabulary.js';
 
 /** Commands that build or set up a package the ordinary way (native addons, git hooks, patches, funding notices). */
+// Each pattern reads a command one way only (an option is `-` and option characters; no alternative spells what two
+// others do together), so a hostile hook of many options fails in linear time rather than by exponential backtracking.
 const ORDINARY = [
-  /^node-gyp(?:-build)?(?:\s+(?:rebuild|configure|build))*(?:\s+--?[\w=-]+)*$/,
+  /^node-gyp(?:-build)?(?:\s+(?:rebuild|configure|build))*(?:\s+-[\w=-]+)*$/,
   /^node-gyp-build(?:-optional)?(?:\s+\S+)*$/,
-  /^prebuild-install(?:\s+--?[\w=.-]+|\s+-r\s+\w+|\s+\w+)*$/,
+  /^prebuild-install(?:\s+-[\w=.-]+|\s+\w+)*$/,
   /^(?:node-pre-gyp|@mapbox\/node-pre-gyp|cmake-js|napi-build|node-pre-gyp-github)\b/,
   /^(?:node\s+)?husky(?:\s+install)?(?:\s+[\w./-]+)?$/,
   /^patch-package\b/,
@@ -66,7 +68,8 @@ export function npmHooks(release: PackageRelease): HookCommand[] {
     if (command === undefined || command.trim() === '') continue;
     const at = pjText.search(new RegExp(`"${hook}"\\s*:`));
     const line = at === -1 ? null : pjText.slice(0, at).split('\n').length;
-    const parts = command.split(/\s*(?:&&|\|\||;|\||&)\s*/).map((p) => p.trim()).filter((p) => p !== '');
+    // Split on the operators and trim each part (a `\s*` on both sides of the split pattern is quadratic on long runs of spaces).
+    const parts = command.split(/&&|\|\||;|\||&/).map((p) => p.trim()).filter((p) => p !== '');
     const targets: string[] = [];
     const inline: string[] = [];
     let ordinary = parts.length > 0;
@@ -84,7 +87,7 @@ export function npmHooks(release: PackageRelease): HookCommand[] {
         ordinary = false;
         continue;
       }
-      const node = /^(?:node|nodejs|forever\s+start|pm2\s+start|start\s+\/b\s+node)\s+(?:--?[\w-]+\s+)*([^\s]+)/i.exec(part);
+      const node = /^(?:node|nodejs|forever\s+start|pm2\s+start|start\s+\/b\s+node)\s+(?:-[\w-]+\s+)*([^\s]+)/i.exec(part);
       if (node?.[1]) {
         const spec = dequote(node[1]);
         const target = spec === '.' || spec === './' ? resolveIn(files, '', packageMain(release)) : resolveIn(files, '', spec);

@@ -55,6 +55,15 @@ describe('install-time execution (npm hooks judged by what they run)', () => {
       expect(severe(out)).toEqual([]);
     }
   });
+  it('a hook of thousands of options or spaces is judged in linear time (no backtracking blow-up), the same way', () => {
+    // Each of these took exponential (the option runs) or quadratic (the spaces) time in the patterns before.
+    const hostile = [`node-gyp${' --u'.repeat(5000)} !`, `prebuild-install${' -r x'.repeat(5000)} !`, `node-gyp${' '.repeat(200_000)}!`, `node-gyp rebuild${' --jobs=max'.repeat(5000)}`];
+    const judged = hostile.map((cmd) => js('module.exports = 1', { install: cmd }).findings.some((f) => f.code === 'npm_install_script_build'));
+    expect(judged).toEqual([false, false, false, true]);
+    for (const cmd of ['node-gyp rebuild --release --jobs=4', 'prebuild-install -r napi --verbose', 'prebuild-install --runtime=napi -r node abi']) {
+      expect(codes(js('module.exports = 1', { install: cmd }))).toContain('npm_install_script_build');
+    }
+  });
   it("esbuild's `node install.js` (downloads its binary) is not malicious", () => {
     const install = "const https = require('https'); const fs = require('fs'); const os = require('os');\nhttps.get(`https://registry.npmjs.org/@esbuild/${os.platform()}-${os.arch()}/-/x.tgz`, (r) => r.pipe(fs.createWriteStream('bin.tgz')));";
     const out = js('module.exports = 1', { postinstall: 'node install.js' }, { 'install.js': install });
