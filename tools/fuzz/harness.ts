@@ -72,6 +72,33 @@ export async function runOnce(target: FuzzTarget, input: Uint8Array): Promise<Ou
   return { ok: true };
 }
 
+/**
+ * A problem with a value a caller serialises: a number JSON cannot carry, a bigint, a function, a cycle, nesting past
+ * `maxDepth`, more than `maxChars` of JSON; and Object.prototype given a property (prototype pollution).
+ */
+export function jsonProblem(value: unknown, maxChars: number, maxDepth = 64): string | undefined {
+  for (const k in {}) return `Object.prototype polluted (${k.slice(0, 20)})`;
+  const open = new Set<object>();
+  const walk = (v: unknown, depth: number): string | undefined => {
+    if (typeof v === 'number') return Number.isFinite(v) ? undefined : 'a non-finite number';
+    if (typeof v === 'bigint' || typeof v === 'function' || typeof v === 'symbol') return `a ${typeof v}`;
+    if (typeof v !== 'object' || v === null) return undefined;
+    if (depth > maxDepth) return `nested deeper than ${maxDepth}`;
+    if (open.has(v)) return 'a cycle';
+    open.add(v);
+    for (const x of Array.isArray(v) ? v : Object.values(v)) {
+      const p = walk(x, depth + 1);
+      if (p !== undefined) return p;
+    }
+    open.delete(v);
+    return undefined;
+  };
+  const p = walk(value, 0);
+  if (p !== undefined) return p;
+  const n = JSON.stringify(value)?.length ?? 0;
+  return n > maxChars ? `${n} characters of JSON, over ${maxChars}` : undefined;
+}
+
 // ---- mutations
 
 const INTERESTING_32 = [0, 1, 0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xffffffff];

@@ -13,8 +13,7 @@ import { BUNDLED_SCENARIOS_RELATIVE, defaultResourcesDir, ScenarioLibrary } from
 import { assessmentToStix } from '../../../engines/attrib/ach/stix.js';
 import { MAX_TEXT_CHARS } from '../../../engines/attrib/extract/extract.js';
 import type * as AttribJobs from '../../../engines/attrib/jobs.js';
-import type { FuzzTarget } from '../harness.js';
-import { jsonProblem } from './provgate.js';
+import { jsonProblem, type FuzzTarget } from '../harness.js';
 
 const utf8 = new TextDecoder();
 const enc = new TextEncoder();

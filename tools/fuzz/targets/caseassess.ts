@@ -13,8 +13,7 @@ import { caseItems, getCase, importStixCase, saveCase, saveCaseChecked } from '.
 import { stixToCase } from '../../../engines/caseassess/import.js';
 import { runAssessJob } from '../../../engines/caseassess/jobs.js';
 import { caseassessService } from '../../../engines/caseassess/service.js';
-import type { FuzzTarget } from '../harness.js';
-import { jsonProblem } from './provgate.js';
+import { jsonProblem, type FuzzTarget } from '../harness.js';
 
 const utf8 = new TextDecoder();
 const enc = new TextEncoder();

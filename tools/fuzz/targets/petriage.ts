@@ -17,7 +17,7 @@ import { parse } from '../../../engines/petriage/rules.js';
 import { synthesize } from '../../../engines/petriage/rulegen.js';
 import { triageResultSchema, ruleValidationSchema } from '../../../engines/petriage/schemas.js';
 import type { JobContext } from '../../../engines/core/jobs/protocol.js';
-import type { FuzzTarget } from '../harness.js';
+import { jsonProblem, type FuzzTarget } from '../harness.js';
 
 /** The job context the worker host hands a job, without a host: never cancelled, progress and logs dropped. */
 const JOB: JobContext = { signal: new AbortController().signal, progress: () => undefined, log: () => undefined };
@@ -34,19 +34,8 @@ function corpusPes(names: readonly string[]): Uint8Array[] {
   return out;
 }
 
-/** A number JSON cannot carry (NaN, an infinity) or a BigInt anywhere in the value: the first path, or undefined. */
-function unserialisable(value: unknown): string | undefined {
-  let bad: string | undefined;
-  try {
-    JSON.stringify(value, function (this: unknown, k: string, v: unknown) {
-      if (bad === undefined && typeof v === 'number' && !Number.isFinite(v)) bad = `a non-finite number at ${k}`;
-      return v;
-    });
-  } catch (e) {
-    return `the result does not serialise (${e instanceof Error ? e.name : 'error'})`;
-  }
-  return bad;
-}
+/** A number JSON cannot carry, a BigInt, a cycle or a polluted prototype anywhere in the value, or undefined. */
+const unserialisable = (value: unknown): string | undefined => jsonProblem(value, Number.MAX_SAFE_INTEGER);
 
 /** The dissection's documented caps (docs/petriage.md "Damaged input and limits"). */
 function dissectionProblem(d: Omit<PeDissection, 'strings'>): string | undefined {

@@ -21,7 +21,7 @@ import { analyzeProject } from '../../../engines/pkgscan/projects/analyze.js';
 import { checkSubmission } from '../../../engines/pkgscan/projects/files.js';
 import { archiveFindings } from '../../../engines/pkgscan/scans/analysis.js';
 import { corpusPath, hasCorpora, REPO_ROOT } from '../../../test/corpora.js';
-import type { FuzzTarget } from '../harness.js';
+import { jsonProblem, type FuzzTarget } from '../harness.js';
 
 const read = (...parts: string[]): Uint8Array | undefined => {
   const file = corpusPath(...parts);
@@ -38,17 +38,8 @@ function head(b: Uint8Array | undefined, max: number, at = ''): Uint8Array | und
   return b.subarray(0, cut > 0 ? cut + 1 : max);
 }
 
-/** A problem with a value JSON must carry as the contract says, or undefined. */
-function jsonProblem(value: unknown): string | undefined {
-  let text: string;
-  try {
-    text = JSON.stringify(value);
-  } catch (e) {
-    return `the result does not serialise: ${e instanceof Error ? e.name : 'error'}`;
-  }
-  if (text.length > 64 * 1024 * 1024) return 'the result serialises to more than 64 MiB';
-  return undefined;
-}
+/** A problem with a value JSON must carry as the contract says (at most 64 MiB of it), or undefined. */
+const resultProblem = (value: unknown): string | undefined => jsonProblem(value, 64 * 1024 * 1024);
 
 const finite = (n: unknown): boolean => typeof n === 'number' && Number.isFinite(n);
 
@@ -92,7 +83,7 @@ function checkScan(result: unknown): string | undefined {
   if (!finite(r.risk.score) || r.risk.score < 0 || r.risk.score > 1) return 'risk score not a number in [0, 1]';
   if (r.files.length > DEFAULT_ARCHIVE_LIMITS.maxEntries) return 'more files than the archive limit';
   if (r.findings.length > 20_000) return 'more than 20,000 findings';
-  return jsonProblem(result);
+  return resultProblem(result);
 }
 
 /** The tar inside a .tgz (mutations then reach the tar headers and the files the analyzers read, not only the gzip stream). */
@@ -210,7 +201,7 @@ function checkArchive(result: unknown): string | undefined {
     if (a.issues.length > 100_000) return 'more than 100,000 issues';
   }
   const { read: _read, ...rest } = result as Record<string, unknown>;
-  return jsonProblem(rest);
+  return resultProblem(rest);
 }
 
 // ---- container images: the container scan reads an uploaded docker save or OCI layout tar with analyzeImage
@@ -250,7 +241,7 @@ function checkImage(result: unknown): string | undefined {
   // the SBOM is ours: one that fails its own schema check (or throws) on what an image declares is a bug
   if (r.tools.some((t) => t.name === 'sbom' && t.status === 'failed')) return 'the image SBOM failed to build or validate';
   if (r.findings.length > 50_000) return 'more than 50,000 findings';
-  return jsonProblem(result);
+  return resultProblem(result);
 }
 
 // ---- project files: the project scan validates the submitted files, then parses and lints each by its name
@@ -315,7 +306,7 @@ function checkProject(result: unknown): string | undefined {
   if (r.parserWarnings.length > 10_000) return 'more than 10,000 parser warnings';
   // the manifest readers turn an exception of their own (a bug, a stack overflow) into this generic refusal
   if (r.parserWarnings.some((w) => (w as { message?: string }).message === 'the manifest could not be parsed')) return 'a manifest reader threw (refused as "could not be parsed")';
-  return jsonProblem(result);
+  return resultProblem(result);
 }
 
 // ---- advisory files: the import reads a file of a kind told by its content (OSV JSON, KEV, EPSS, NVD), record by record
@@ -403,6 +394,6 @@ export const TARGETS: readonly FuzzTarget[] = [
     about: 'advisory files (OSV JSON record or array, KEV JSON/CSV, EPSS) through the advisory import reader and version matching',
     seeds: advisorySeeds,
     run: importAdvisories,
-    check: (r) => jsonProblem(r),
+    check: (r) => resultProblem(r),
   },
 ];

@@ -18,7 +18,7 @@ import { runGateJob, type GateJobResult } from '../../../engines/provgate/jobs.j
 import { loadOsv } from '../../../engines/provgate/osv.js';
 import { scenarioEnvelopes, scenarioEvents, SCENARIOS } from '../../../engines/provgate/synth.js';
 import { parsePublicKey } from '../../../engines/provgate/truststore.js';
-import type { FuzzTarget } from '../harness.js';
+import { jsonProblem, type FuzzTarget } from '../harness.js';
 
 const utf8 = new TextDecoder();
 const encode = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value));
@@ -33,33 +33,6 @@ const scratch = (ext: string): string => path.join(os.tmpdir(), `vitrine-fuzz-pr
 
 const JOB: JobContext = { signal: new AbortController().signal, progress: () => undefined, log: () => undefined };
 const TRUSTED = trustedToJson(demoTrust());
-
-/**
- * A problem with a value a caller serialises: a number JSON cannot carry, a bigint, a function, a cycle, nesting past
- * `maxDepth`, more than `maxChars` of JSON; and Object.prototype given a property (prototype pollution).
- */
-export function jsonProblem(value: unknown, maxChars: number, maxDepth = 64): string | undefined {
-  for (const k in {}) return `Object.prototype polluted (${k.slice(0, 20)})`;
-  const open = new Set<object>();
-  const walk = (v: unknown, depth: number): string | undefined => {
-    if (typeof v === 'number') return Number.isFinite(v) ? undefined : 'a non-finite number';
-    if (typeof v === 'bigint' || typeof v === 'function' || typeof v === 'symbol') return `a ${typeof v}`;
-    if (typeof v !== 'object' || v === null) return undefined;
-    if (depth > maxDepth) return `nested deeper than ${maxDepth}`;
-    if (open.has(v)) return 'a cycle';
-    open.add(v);
-    for (const x of Array.isArray(v) ? v : Object.values(v)) {
-      const p = walk(x, depth + 1);
-      if (p !== undefined) return p;
-    }
-    open.delete(v);
-    return undefined;
-  };
-  const p = walk(value, 0);
-  if (p !== undefined) return p;
-  const n = JSON.stringify(value)?.length ?? 0;
-  return n > maxChars ? `${n} characters of JSON, over ${maxChars}` : undefined;
-}
 
 const corpus = (...parts: string[]): Uint8Array => new Uint8Array(readFileSync(corpusPath(...parts)));
 

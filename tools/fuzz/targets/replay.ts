@@ -3,6 +3,7 @@
 // reader alone (read whole and in small chunks, which must agree), and each application-layer reader on its own, on
 // payloads taken from the corpus captures.
 import { existsSync, readFileSync } from 'node:fs';
+import { concatBytes } from '../../../engines/core/archive/build.fixture.js';
 import { VitrineError } from '../../../engines/core/errors.js';
 import { analyzeBytes } from '../../../engines/replay/analyze.js';
 import { analysisSchema } from '../../../engines/replay/schemas.js';
@@ -122,7 +123,7 @@ function payloads(): Payloads {
     feedBytes(reader, bytes);
     for (const conv of convs.values()) {
       const list = tcp.get(conv.port) ?? [];
-      list.push(concat(conv.frames));
+      list.push(concatBytes(conv.frames));
       tcp.set(conv.port, list);
     }
   }
@@ -159,15 +160,6 @@ function* frames(input: Uint8Array): Generator<{ isOrig: boolean; bytes: Uint8Ar
   }
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 // ---- checks
 
