@@ -151,11 +151,28 @@ export function parseEmailList(text: string): Person[] {
   for (const raw of parts) {
     const t = raw.trim();
     if (t === '') continue;
-    const m = /^(.*?)<([^>]*)>\s*$/.exec(t);
-    const p = m !== null ? person(str(m[1]?.replace(/"/g, '')), str(m[2])) : t.includes('@') ? person(undefined, t) : person(t, undefined);
+    const m = nameAndAddress(t);
+    const p = m !== undefined ? person(str(m.name.replace(/"/g, '')), str(m.address)) : t.includes('@') ? person(undefined, str(t)) : person(str(t), undefined);
     if (p !== undefined) people.push(p);
   }
   return people;
+}
+
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/**
+ * `Name <address>` at the end of a trimmed text: the address is what the last `<...>` holds (no `>` inside), the name
+ * everything before its `<`; undefined when the text does not end that way. Index arithmetic, not a lazy regular
+ * expression, which is quadratic on a long run of `<`.
+ */
+function nameAndAddress(t: string): { name: string; address: string } | undefined {
+  const end = t.length - 1;
+  if (t[end] !== '>') return undefined;
+  const open = t.indexOf('<', t.lastIndexOf('>', end - 1) + 1);
+  if (open < 0 || open >= end) return undefined;
+  const name = t.slice(0, open);
+  // The name is one line (as `.` in a pattern): a line break before the `<` means the text is not this form.
+  return LINE_BREAK.test(name) ? undefined : { name, address: t.slice(open + 1, end) };
 }
 
 const HOMEPAGE_LABELS = /^(home|homepage|home-page|website|documentation)$/i;

@@ -4,14 +4,42 @@ import type { Person, RegistryInfo } from '../package/types.js';
 
 const personSchema = z.union([z.string().max(1000), z.object({ name: z.unknown().optional(), email: z.unknown().optional() }).loose()]);
 
+const SPACE = /\s/;
+
+/**
+ * `Name <email> (url)` read in one pass: the name is what comes before the first `<` or `(` (trimmed), the e-mail what
+ * the `<...>` holds, the `(...)` is skipped; anything else after them means the text is not that form (null). A regular
+ * expression for this form, with its runs of optional white space on every side, backtracks for minutes on a few
+ * hundred tabs.
+ */
+function personParts(text: string): { name: string; email: string } | null {
+  const n = text.length;
+  let i = 0;
+  while (i < n && text[i] !== '<' && text[i] !== '(') i++;
+  const name = text.slice(0, i).trim();
+  let email = '';
+  if (text[i] === '<') {
+    const close = text.indexOf('>', i + 1);
+    if (close < 0) return null;
+    email = text.slice(i + 1, close);
+    i = close + 1;
+    while (i < n && SPACE.test(text[i]!)) i++;
+  }
+  if (text[i] === '(') {
+    const close = text.indexOf(')', i + 1);
+    if (close < 0) return null;
+    i = close + 1;
+  }
+  while (i < n && SPACE.test(text[i]!)) i++;
+  return i === n ? { name, email } : null;
+}
+
 /** npm's `Name <email> (url)` string form, or the object form; other shapes give nothing. */
 export function toPerson(value: unknown): Person | null {
   const p = personSchema.safeParse(value);
   if (!p.success) return null;
   if (typeof p.data === 'string') {
-    const m = /^\s*([^<(]*?)\s*(?:<([^>]*)>)?\s*(?:\([^)]*\))?\s*$/.exec(p.data);
-    const name = m?.[1] ?? '';
-    const email = m?.[2] ?? '';
+    const { name, email } = personParts(p.data) ?? { name: '', email: '' };
     return name === '' && email === '' ? null : { ...(name !== '' ? { name } : {}), ...(email !== '' ? { email } : {}) };
   }
   const name = typeof p.data.name === 'string' && p.data.name !== '' ? p.data.name : undefined;
