@@ -3,7 +3,7 @@
 // finding; saves each finding's minimised input under --out (default fuzz-findings/, ignored by git). Exit 1 on a finding.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { campaign, findingId, WorkerRunner, type FuzzTarget } from './harness.js';
+import { campaign, findingId, WorkerRunner, type FuzzTarget } from './fuzz.js';
 import { TARGET_MODULES, TARGETS } from './targets/index.js';
 
 function usage(code: number): never {

@@ -2,7 +2,7 @@
 // parser returns a result within its limits or refuses with its designed error). Longer campaigns: `npm run fuzz`.
 import { describe, expect, it } from 'vitest';
 import { hasCorpora } from '../../test/corpora.js';
-import { inputs, runOnce } from './harness.js';
+import { inputs, runOnce } from './fuzz.js';
 import { TARGET_MODULES, TARGETS } from './targets/index.js';
 
 const MUTATIONS = 120;

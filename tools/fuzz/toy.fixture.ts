@@ -1,6 +1,6 @@
 // A parser with planted faults, for the harness's own tests: 'T' then a length byte, then that many bytes.
 import { VitrineError } from '../../engines/core/errors.js';
-import type { FuzzTarget } from './harness.js';
+import type { FuzzTarget } from './fuzz.js';
 
 function parseToy(b: Uint8Array): number[] {
   if (b[0] !== 0x54) throw new VitrineError('parse_error', 'not a toy record');

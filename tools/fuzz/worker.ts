@@ -1,6 +1,6 @@
 // The fuzzing worker thread: loads one target, runs its `prepare`, says it is ready, then answers each input with its outcome.
 import { parentPort, workerData } from 'node:worker_threads';
-import { runOnce, type FuzzTarget } from './harness.js';
+import { runOnce, type FuzzTarget } from './fuzz.js';
 
 const { module, target } = workerData as { module: string; target: string };
 const mod = (await import(module)) as { TARGETS?: readonly FuzzTarget[] };

@@ -1,4 +1,4 @@
-// Fuzz targets of attrib's parsers (tools/fuzz/harness.ts): report text through extraction (with the shipped technique
+// Fuzz targets of attrib's parsers (tools/fuzz/fuzz.ts): report text through extraction (with the shipped technique
 // classifier) and attribution, ACH requests and their STIX export, STIX 2.1 bundles imported as ACH matrices, and the
 // STIX pattern tokenizer the imports share.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { BUNDLED_SCENARIOS_RELATIVE, defaultResourcesDir, ScenarioLibrary } from
 import { assessmentToStix } from '../../../engines/attrib/ach/stix.js';
 import { MAX_TEXT_CHARS } from '../../../engines/attrib/extract/extract.js';
 import type * as AttribJobs from '../../../engines/attrib/jobs.js';
-import { jsonProblem, type FuzzTarget } from '../harness.js';
+import { jsonProblem, type FuzzTarget } from '../fuzz.js';
 
 const utf8 = new TextDecoder();
 const enc = new TextEncoder();

@@ -1,4 +1,4 @@
-// Fuzz targets of caseassess's parsers (tools/fuzz/harness.ts): the case file POST /assess and `caseassess assess` read,
+// Fuzz targets of caseassess's parsers (tools/fuzz/fuzz.ts): the case file POST /assess and `caseassess assess` read,
 // scored and written as STIX, then saved beside a stored case; STIX 2.1 bundles imported as stored cases, twice.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,7 @@ import { caseItems, getCase, importStixCase, saveCase, saveCaseChecked } from '.
 import { stixToCase } from '../../../engines/caseassess/import.js';
 import { runAssessJob } from '../../../engines/caseassess/jobs.js';
 import { caseassessService } from '../../../engines/caseassess/service.js';
-import { jsonProblem, type FuzzTarget } from '../harness.js';
+import { jsonProblem, type FuzzTarget } from '../fuzz.js';
 
 const utf8 = new TextDecoder();
 const enc = new TextEncoder();

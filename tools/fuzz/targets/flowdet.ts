@@ -1,4 +1,4 @@
-// Fuzz targets of flowdet's parsers (tools/fuzz/harness.ts): an uploaded flow CSV through the loader a study runs on
+// Fuzz targets of flowdet's parsers (tools/fuzz/fuzz.ts): an uploaded flow CSV through the loader a study runs on
 // it (loadData), and a POST /score body through scoreFlows with a model trained once on the corpus sample.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { splitCsvLine } from '../../../engines/core/ml/index.js';
 import { scoreFlows, TOP_CONTRIBUTIONS, type ScoreResponse } from '../../../engines/flowdet/score.js';
 import { studyOnData, studySizes } from '../../../engines/flowdet/studies/run.js';
 import { corpusPath } from '../../../test/corpora.js';
-import type { FuzzTarget } from '../harness.js';
+import type { FuzzTarget } from '../fuzz.js';
 
 const CIC_HEAD = corpusPath('flows', 'cicids2017', 'Friday-WorkingHours-Afternoon-DDos.pcap_ISCX.head25.csv');
 const CIC_SAMPLE = corpusPath('flows', 'cicids2017', 'CICIDS2017_sample.labelled6311.csv');

@@ -1,4 +1,4 @@
-// Fuzz targets of forensic's parsers (tools/fuzz/harness.ts): every artefact format the ingest reads, through the
+// Fuzz targets of forensic's parsers (tools/fuzz/fuzz.ts): every artefact format the ingest reads, through the
 // entry a job uses (ingestArtifact: hash, detect from content, load, finalise), and a custom Sigma rule file through the
 // rule loader the `--rules` option uses.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { VitrineError } from '../../../engines/core/errors.js';
 import { DEFAULT_MAX_WARNINGS, ingestArtifact, type IngestResult } from '../../../engines/forensic/ingest.js';
 import { loadSigmaRules, type SigmaRuleSet } from '../../../engines/forensic/sigma/ruleset.js';
 import { corpusPath, REPO_ROOT } from '../../../test/corpora.js';
-import type { FuzzTarget } from '../harness.js';
+import type { FuzzTarget } from '../fuzz.js';
 
 /** This worker's scratch folder (the evidence root the artefact is written into), made once. */
 let scratch: string | undefined;

@@ -1,5 +1,5 @@
 // Every fuzz target, one file per service; `npm run fuzz -- --list` prints them.
-import type { FuzzTarget } from '../harness.js';
+import type { FuzzTarget } from '../fuzz.js';
 import { TARGETS as attrib } from './attrib.js';
 import { TARGETS as caseassess } from './caseassess.js';
 import { TARGETS as flowdet } from './flowdet.js';

@@ -1,4 +1,4 @@
-// Fuzz targets of petriage's parsers (tools/fuzz/harness.ts): the whole triage job an upload runs (dissect, capabilities,
+// Fuzz targets of petriage's parsers (tools/fuzz/fuzz.ts): the whole triage job an upload runs (dissect, capabilities,
 // features, model, Authenticode, rule synthesis), the certificate table's signature reader and the resource tree on
 // their own (each placed in a fixed writer-built PE), and the rule-text parser with the matcher behind rule validation.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { parse } from '../../../engines/petriage/rules.js';
 import { synthesize } from '../../../engines/petriage/rulegen.js';
 import { triageResultSchema, ruleValidationSchema } from '../../../engines/petriage/schemas.js';
 import type { JobContext } from '../../../engines/core/jobs/protocol.js';
-import { jsonProblem, type FuzzTarget } from '../harness.js';
+import { jsonProblem, type FuzzTarget } from '../fuzz.js';
 
 /** The job context the worker host hands a job, without a host: never cancelled, progress and logs dropped. */
 const JOB: JobContext = { signal: new AbortController().signal, progress: () => undefined, log: () => undefined };

@@ -1,4 +1,4 @@
-// Fuzz targets of pkgscan's parsers (tools/fuzz/harness.ts): release archives through openRelease and the analyzers
+// Fuzz targets of pkgscan's parsers (tools/fuzz/fuzz.ts): release archives through openRelease and the analyzers
 // (as a package scan reads them), project files through the project scan's file analysis, and advisory files through
 // the advisory import's reader.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ import { analyzeProject } from '../../../engines/pkgscan/projects/analyze.js';
 import { checkSubmission } from '../../../engines/pkgscan/projects/files.js';
 import { archiveFindings } from '../../../engines/pkgscan/scans/analysis.js';
 import { corpusPath, hasCorpora, REPO_ROOT } from '../../../test/corpora.js';
-import { jsonProblem, type FuzzTarget } from '../harness.js';
+import { jsonProblem, type FuzzTarget } from '../fuzz.js';
 
 const read = (...parts: string[]): Uint8Array | undefined => {
   const file = corpusPath(...parts);

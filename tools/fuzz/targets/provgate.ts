@@ -1,4 +1,4 @@
-// Fuzz targets of provgate's parsers (tools/fuzz/harness.ts): the envelope list POST /v1/gate and `provgate gate` read,
+// Fuzz targets of provgate's parsers (tools/fuzz/fuzz.ts): the envelope list POST /v1/gate and `provgate gate` read,
 // signed stage events of any shape, the tool reports `provgate ingest` reads, OSV advisories and trusted-key imports.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,7 +18,7 @@ import { runGateJob, type GateJobResult } from '../../../engines/provgate/jobs.j
 import { loadOsv } from '../../../engines/provgate/osv.js';
 import { scenarioEnvelopes, scenarioEvents, SCENARIOS } from '../../../engines/provgate/synth.js';
 import { parsePublicKey } from '../../../engines/provgate/truststore.js';
-import { jsonProblem, type FuzzTarget } from '../harness.js';
+import { jsonProblem, type FuzzTarget } from '../fuzz.js';
 
 const utf8 = new TextDecoder();
 const encode = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value));

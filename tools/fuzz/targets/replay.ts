@@ -1,4 +1,4 @@
-// Fuzz targets of replay's parsers (tools/fuzz/harness.ts): the whole ingest the HTTP and command-line paths run
+// Fuzz targets of replay's parsers (tools/fuzz/fuzz.ts): the whole ingest the HTTP and command-line paths run
 // (capture or conn.log bytes -> connections, application records, alerts, stories and their exports), the capture
 // reader alone (read whole and in small chunks, which must agree), and each application-layer reader on its own, on
 // payloads taken from the corpus captures.
@@ -27,7 +27,7 @@ import { HttpConnection, type HttpTransaction } from '../../../engines/replay/ca
 import { FtpConnection } from '../../../engines/replay/capture/app/ftp.js';
 import { RdpConnection, RfbConnection, SmbConnection, SshConnection } from '../../../engines/replay/capture/app/banners.js';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
-import type { FuzzTarget } from '../harness.js';
+import type { FuzzTarget } from '../fuzz.js';
 
 // ---- seeds
 

@@ -1,6 +1,6 @@
 // The fuzzing harness finds each planted fault of the toy parser, keeps them apart, and shrinks the inputs.
 import { describe, expect, it } from 'vitest';
-import { campaign, inputs, minimise, mutate, runOnce, WorkerRunner } from './harness.js';
+import { campaign, inputs, minimise, mutate, runOnce, WorkerRunner } from './fuzz.js';
 import { TARGETS } from './toy.fixture.js';
 import { mulberry32 } from '../../engines/core/random.js';
 
