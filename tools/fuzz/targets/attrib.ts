@@ -61,12 +61,23 @@ const library = new ScenarioLibrary(path.join(defaultResourcesDir(), BUNDLED_SCE
 
 /**
  * The extraction and attribution jobs and the shipped classifier, loaded on first use: the knowledge base and the model take
- * seconds to load, so campaigns on these targets need `--timeout-ms 30000` (the first input of a worker pays the load), and
- * the other targets' workers do not load them at all.
+ * seconds to load, so the two text targets do it in `prepare`, and the other targets' workers do not load them at all.
  */
 let textJobs: Promise<{ jobs: typeof AttribJobs; classifierPath: string | undefined }> | undefined;
 const loadTextJobs = (): NonNullable<typeof textJobs> =>
   (textJobs ??= Promise.all([import('../../../engines/attrib/jobs.js'), import('../../../engines/attrib/http.js')]).then(([jobs, http]) => ({ jobs, classifierPath: http.shippedClassifier() })));
+
+/** Report text through the extraction job, with the shipped classifier. */
+async function extract(text: string): Promise<unknown> {
+  const { jobs, classifierPath } = await loadTextJobs();
+  return jobs.runExtractJob({ text, ...(classifierPath === undefined ? {} : { classifierPath }) });
+}
+
+/** Report text through the attribution job, with the shipped classifier. */
+async function attribute(text: string): Promise<unknown> {
+  const { jobs, classifierPath } = await loadTextJobs();
+  return jobs.runAttributeJob({ text, ...(classifierPath === undefined ? {} : { classifierPath }) });
+}
 
 /** An extraction's spans stay inside the text they anchor to. */
 function extractProblem(r: unknown, input: Uint8Array): string | undefined {
@@ -82,30 +93,16 @@ export const TARGETS: readonly FuzzTarget[] = [
     about: 'POST /extract with the classifier: indicators and techniques of report text, its Navigator layer and STIX bundle',
     seeds: () => [...reportSeeds(), ...longReport()],
     // The knowledge base and the classifier load on the first extraction: done before the clock starts.
-    prepare: async () => {
-      const { jobs, classifierPath } = await loadTextJobs();
-      return jobs.runExtractJob({ text: 'warm-up', ...(classifierPath === undefined ? {} : { classifierPath }) });
-    },
-    run: async (input) => {
-      const text = reportText(input);
-      const { jobs, classifierPath } = await loadTextJobs();
-      return jobs.runExtractJob({ text, ...(classifierPath === undefined ? {} : { classifierPath }) });
-    },
+    prepare: () => extract('warm-up'),
+    run: (input) => extract(reportText(input)),
     check: extractProblem,
   },
   {
     name: 'attrib-attribute',
     about: 'POST /attribute: the actor shortlist of report text, with its reasons',
     seeds: reportSeeds,
-    prepare: async () => {
-      const { jobs, classifierPath } = await loadTextJobs();
-      return jobs.runAttributeJob({ text: 'warm-up', ...(classifierPath === undefined ? {} : { classifierPath }) });
-    },
-    run: async (input) => {
-      const text = reportText(input);
-      const { jobs, classifierPath } = await loadTextJobs();
-      return jobs.runAttributeJob({ text, ...(classifierPath === undefined ? {} : { classifierPath }) });
-    },
+    prepare: () => attribute('warm-up'),
+    run: (input) => attribute(reportText(input)),
     check: (r, input) => jsonProblem(r, 16 * input.length + 1024 * 1024),
   },
   {
