@@ -201,10 +201,13 @@ describe.skipIf(!browserSuiteRuns())('Search box in Chromium', () => {
     // The token is kept for the tab; the app starts again on the link.
     await page.evaluate(`window.history.replaceState(null, '', ${JSON.stringify(`/#/forensic/case/${kase.id}/story/${kase.story}`)})`);
     await page.reload();
+    // Step by step, so a failure says how far the link got: the workspace shown, the case open, the story selected.
+    await page.locator('[data-active-workspace="forensic"]').waitFor({ timeout: 60_000 });
+    await page.locator(`[data-active-workspace="forensic"] [data-case-id="${kase.id}"][aria-current="true"]`).waitFor({ timeout: 60_000 });
     await page.locator(`[data-active-workspace="forensic"] [data-story-id="${kase.story}"][aria-current="true"]`).waitFor({ timeout: 30_000 });
     expect(await page.evaluate('window.location.hash')).toBe('');
     expect(session.errors(page)).toEqual([]);
-  }, 90_000);
+  }, 180_000);
 
   it.skipIf(!hasCorpora())('opens a package scan verdict in the History tab from a hit', async () => {
     expect(pkgScan).not.toBeNull();
