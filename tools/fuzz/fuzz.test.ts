@@ -1,10 +1,25 @@
 // The fuzzing harness finds each planted fault of the toy parser, keeps them apart, and shrinks the inputs.
 import { describe, expect, it } from 'vitest';
 import { campaign, inputs, minimise, mutate, runOnce, WorkerRunner } from './fuzz.js';
+import { jsonSeedText, mutateJson, parseJsonSeed } from './json-mutate.js';
 import { TARGETS } from './toy.fixture.js';
 import { mulberry32 } from '../../engines/core/random.js';
 
 const toy = TARGETS[0]!;
+const toyJson = TARGETS.find((t) => t.name === 'toy-json')!;
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+/** Runs a target in this thread on the first `n` inputs of a campaign; the crashes found. */
+async function crashes(target: typeof toyJson, seed: number, n: number, json: typeof toyJson.json): Promise<number> {
+  let found = 0;
+  let i = 0;
+  for (const b of inputs(target.seeds(), seed, 4096, json)) {
+    if (i++ >= n) break;
+    if (!(await runOnce(target, b)).ok) found++;
+  }
+  return found;
+}
 const MODULE = new URL('./toy.fixture.ts', import.meta.url).href;
 
 describe('fuzz harness', () => {
@@ -40,6 +55,75 @@ describe('fuzz harness', () => {
     const r = mulberry32(3);
     const lengths = new Set(Array.from({ length: 200 }, () => mutate(r, seeds[0]!, seeds[1]!, 1000).length));
     expect(lengths.size).toBeGreaterThan(10);
+  });
+
+  it('structure mutations reach a fault behind JSON.parse that byte mutations alone do not, in the same budget', async () => {
+    expect(await crashes(toyJson, 3, 2000, true)).toBeGreaterThan(0);
+    expect(await crashes(toyJson, 3, 2000, undefined)).toBe(0);
+  });
+
+  it('structure mutations are seeded, valid JSON, and edit keys, values, depth and repetition', () => {
+    const seeds = toyJson.seeds();
+    const take = (s: number): string[] => {
+      const out: string[] = [];
+      for (const b of inputs(seeds, s, 1 << 16, true)) if (out.push(dec.decode(b)) >= 600) break;
+      return out.slice(seeds.length);
+    };
+    const a = take(5);
+    expect(take(5)).toEqual(a);
+    expect(take(6)).not.toEqual(a);
+    // every other input is a structure mutation: JSON, unless cut at the byte bound
+    const structured = a.filter((_, i) => i % 2 === 0);
+    const parses = structured.filter((t) => {
+      try {
+        JSON.parse(t);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    expect(parses.length).toBeGreaterThan(structured.length * 0.9);
+    const all = structured.join('\n');
+    expect(all).toContain('"__proto__"');
+    expect(all).toMatch(/\[{20}/);
+    expect(all).toMatch(/-1\b/);
+    expect(structured.some((t) => (t.match(/"count"/g) ?? []).length > 50)).toBe(true);
+    // a key written twice in one object
+    expect(structured.some((t) => /"(\w+)":[^{}]*,"\1":/.test(t))).toBe(true);
+    expect(a.every((t) => enc.encode(t).length <= 1 << 16)).toBe(true);
+  });
+
+  it('reads JSON lines, keeps a document whole, and leaves other seeds to the byte mutations', () => {
+    const lines = enc.encode('{"a":1,"b":"x"}\n{"a":2,"b":"y"}\n');
+    const tree = parseJsonSeed(lines, 'lines')!;
+    expect(tree.lines).toBe(true);
+    expect(jsonSeedText(tree)).toBe('{"a":1,"b":"x"}\n{"a":2,"b":"y"}\n');
+    expect(parseJsonSeed(lines, true)).toBeUndefined();
+    expect(parseJsonSeed(enc.encode('a,b\n1,2\n'), 'lines')).toBeUndefined();
+    const doc = parseJsonSeed(enc.encode('{"__proto__":{"x":[1,-0,1e999]}}'), true)!;
+    expect(jsonSeedText(doc)).toBe('{"__proto__":{"x":[1,0,null]}}');
+    const r = mulberry32(11);
+    for (let i = 0; i < 300; i++) {
+      const out = dec.decode(mutateJson(r, tree, tree, 1 << 16));
+      for (const line of out.split('\n').filter((l) => l !== '')) expect(() => JSON.parse(line) as unknown).not.toThrow();
+    }
+    // a seed that is not JSON still gets (byte) mutations, as many as without structure mutations
+    const csv = [enc.encode('a,b\n1,2\n')];
+    const bytesOnly: Uint8Array[] = [];
+    for (const b of inputs(csv, 4, 100)) if (bytesOnly.push(b) >= 50) break;
+    const withJson: Uint8Array[] = [];
+    for (const b of inputs(csv, 4, 100, 'lines')) if (withJson.push(b) >= 50) break;
+    expect(withJson).toEqual(bytesOnly);
+  });
+
+  it('a finding of a structure mutation is shrunk on its bytes and still reproduces', async () => {
+    const r = await campaign(toyJson.seeds(), { run: (b) => runOnce(toyJson, b) }, { seconds: 60, seed: 3, maxBytes: 4096, maxRuns: 2000, json: true });
+    expect(r.findings.length).toBe(1);
+    const f = r.findings[0]!;
+    expect(f.signature).toMatch(/^crash RangeError at tools\/fuzz\/toy\.fixture\.ts:\d+$/);
+    expect(f.input.length).toBeLessThan(Math.max(...toyJson.seeds().map((b) => b.length)));
+    expect(dec.decode(f.input)).toContain('-');
+    expect((await runOnce(toyJson, f.input)).ok).toBe(false);
   });
 
   it('minimises an input to what keeps the fault', async () => {

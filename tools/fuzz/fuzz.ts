@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { VitrineError } from '../../engines/core/errors.js';
 import { mulberry32 } from '../../engines/core/random.js';
+import { mutateJson, parseJsonSeed, type JsonMode } from './json-mutate.js';
+
+export type { JsonMode } from './json-mutate.js';
 
 /** One parser under fuzzing: real seed inputs, and how to run it on bytes. */
 export interface FuzzTarget {
@@ -23,6 +26,11 @@ export interface FuzzTarget {
   check?(result: unknown, input: Uint8Array): string | undefined;
   /** Work done once per worker before the first input is timed (loading models, building a benign corpus). */
   prepare?(): unknown;
+  /**
+   * The input is a JSON body (true) or a JSON document or JSON lines ('lines'): every other mutation of a seed that parses
+   * so edits its value tree (json-mutate.ts) instead of its bytes, so inputs pass JSON.parse and reach what is behind it.
+   */
+  readonly json?: JsonMode;
 }
 
 export type FindingKind = 'crash' | 'hang' | 'memory' | 'invariant';
@@ -198,12 +206,21 @@ export function mutate(rand: () => number, seed: Uint8Array, other: Uint8Array, 
   return b;
 }
 
-/** The inputs of a seeded campaign, in order: every seed as is, then mutations without end. */
-export function* inputs(seeds: readonly Uint8Array[], seed: number, maxBytes: number): Generator<Uint8Array> {
+/**
+ * The inputs of a seeded campaign, in order: every seed as is, then mutations without end. With `json`, structure and
+ * byte mutations alternate on the seeds that parse as JSON (the others get byte mutations only).
+ */
+export function* inputs(seeds: readonly Uint8Array[], seed: number, maxBytes: number, json?: JsonMode): Generator<Uint8Array> {
   for (const s of seeds) yield s;
   if (seeds.length === 0) return;
   const rand = mulberry32(seed);
-  for (;;) yield mutate(rand, seeds[pick(rand, seeds.length)]!, seeds[pick(rand, seeds.length)]!, maxBytes);
+  const trees = json === undefined ? [] : seeds.map((s) => parseJsonSeed(s, json));
+  for (let i = 0; ; i++) {
+    const a = pick(rand, seeds.length);
+    const b = pick(rand, seeds.length);
+    const tree = trees[a];
+    yield tree !== undefined && i % 2 === 0 ? mutateJson(rand, tree, trees[b], maxBytes) : mutate(rand, seeds[a]!, seeds[b]!, maxBytes);
+  }
 }
 
 // ---- minimising a finding
@@ -350,6 +367,8 @@ export interface CampaignOptions {
   readonly maxBytes: number;
   /** Stop after this many inputs (for tests); unbounded when absent. */
   readonly maxRuns?: number;
+  /** The target's `json`: structure mutations alternate with byte mutations. */
+  readonly json?: JsonMode;
 }
 
 export interface CampaignResult {
@@ -363,7 +382,7 @@ export async function campaign(seeds: readonly Uint8Array[], runner: { run(b: Ui
   const started = performance.now();
   const found = new Map<string, Finding>();
   let runs = 0;
-  for (const input of inputs(seeds, opts.seed, opts.maxBytes)) {
+  for (const input of inputs(seeds, opts.seed, opts.maxBytes, opts.json)) {
     if (opts.maxRuns !== undefined && runs >= opts.maxRuns) break;
     if ((performance.now() - started) / 1000 >= opts.seconds) break;
     runs++;

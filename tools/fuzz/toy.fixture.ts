@@ -15,6 +15,29 @@ function parseToy(b: Uint8Array): number[] {
   return out;
 }
 
+/**
+ * A JSON body with a planted fault behind JSON.parse and its validation: `{"items": [{"count": n}, ...]}`, where a
+ * negative integer count reaches `new Array(count)`. Byte mutations of the seeds (which hold no '-') almost never write
+ * valid JSON with a negative count; structure mutations do.
+ */
+function parseToyJson(b: Uint8Array): number {
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder().decode(b));
+  } catch {
+    throw new VitrineError('parse_error', 'not JSON');
+  }
+  const items = (body as { items?: unknown } | null)?.items;
+  if (!Array.isArray(items)) throw new VitrineError('validation_failed', 'no list of items');
+  let total = 0;
+  for (const it of items) {
+    const count = (it as { count?: unknown } | null)?.count;
+    if (typeof count !== 'number' || !Number.isInteger(count) || count > 1000) throw new VitrineError('validation_failed', 'a count that is not a small integer');
+    total += new Array<number>(count).fill(1).length;
+  }
+  return total;
+}
+
 export const TARGETS: readonly FuzzTarget[] = [
   {
     name: 'toy',
@@ -29,5 +52,12 @@ export const TARGETS: readonly FuzzTarget[] = [
     seeds: () => [Uint8Array.of(0x54, 1, 1)],
     prepare: () => new Promise((resolve) => setTimeout(resolve, 1500)),
     run: (b) => b.length,
+  },
+  {
+    name: 'toy-json',
+    about: 'a planted fault only valid JSON reaches: a negative integer count',
+    seeds: () => ['{"items":[{"id":"a","count":3},{"id":"b","count":12}]}', '{"items":[]}', '{"items":[{"id":"c","count":7,"tags":["x","y"]}]}'].map((t) => new TextEncoder().encode(t)),
+    run: parseToyJson,
+    json: true,
   },
 ];
