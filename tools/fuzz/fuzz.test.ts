@@ -107,6 +107,10 @@ describe('fuzz harness', () => {
       const out = dec.decode(mutateJson(r, tree, tree, 1 << 16));
       for (const line of out.split('\n').filter((l) => l !== '')) expect(() => JSON.parse(line) as unknown).not.toThrow();
     }
+    // arrays of hundreds of thousands of members are walked and repeated without a call per member on the stack
+    const wide = parseJsonSeed(enc.encode(`[${'1,'.repeat(300_000)}1]`), true)!;
+    const rw = mulberry32(5);
+    for (let i = 0; i < 20; i++) expect(mutateJson(rw, wide, wide, 8 << 20).length).toBeGreaterThan(0);
     // a seed that is not JSON still gets (byte) mutations, as many as without structure mutations
     const csv = [enc.encode('a,b\n1,2\n')];
     const bytesOnly: Uint8Array[] = [];

@@ -244,7 +244,7 @@ function sizeOf(n: Node, cap: number): number {
     if (x.k === 'raw') total += x.text.length;
     else if (x.k === 'arr') {
       total += 2 + x.items.length;
-      todo.push(...x.items);
+      for (const y of x.items) todo.push(y);
     } else if (x.k === 'obj') {
       total += 2;
       for (const [key, v] of x.entries) {
@@ -307,7 +307,7 @@ function mutateOnce(rand: () => number, doc: JsonSeed, other: JsonSeed, maxBytes
       if (inHolder) return;
       const times = Math.min(oneOf(rand, [10, 100, 1000, 10_000, 100_000]), Math.floor(room(doc, maxBytes) / (2 + sizeOf(old, maxBytes))));
       const copies = Array.from({ length: Math.max(0, times) }, () => old);
-      if (s.parent.k === 'arr') s.parent.items.splice(s.index, 1, ...copies);
+      if (s.parent.k === 'arr') s.parent.items = [...s.parent.items.slice(0, s.index), ...copies, ...s.parent.items.slice(s.index + 1)];
       else setChild(s, { k: 'arr', items: copies });
       return;
     }
