@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { violations } from '../constraints/validity.js';
-import { cicKey, parseFlowCsv, type FlowTable } from './csv.js';
-import { CIC_FEATURES } from './schema.js';
+import { cicKey, featureResolver, parseFlowCsv, type FlowTable } from './csv.js';
+import { CIC_FEATURES, cicids2017Schema, unswNb15Schema } from './schema.js';
 
 /** The corrected re-extraction's spelling of each MachineLearningCVE name that it renames (its CSV header, 91 columns). */
 const CORRECTED: Readonly<Record<string, string>> = {
@@ -79,6 +79,16 @@ function sameTable(a: FlowTable, b: FlowTable): void {
 }
 
 describe('CICFlowMeter name keys', () => {
+  it('read names of Object.prototype members as words, not as aliases', () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'Flow constructor Bytes']) {
+      expect(typeof cicKey(name)).toBe('string');
+      expect(featureResolver(cicids2017Schema)(name)).toBeUndefined();
+      expect(featureResolver(unswNb15Schema)(name)).toBeUndefined();
+    }
+    expect(cicKey('Tot Fwd Pkts')).toBe(cicKey('Total Fwd Packets'));
+    expect(featureResolver(unswNb15Schema)('smeansz')).toBe('smean');
+  });
+
   it('keep every schema feature distinct and join the spellings of the same feature', () => {
     const keys = CIC_FEATURES.filter((n) => !n.endsWith('.1')).map(cicKey);
     expect(new Set(keys).size).toBe(keys.length);

@@ -82,7 +82,8 @@ const UNSW_ALIASES: Readonly<Record<string, string>> = {
 
 function unswName(name: string): string {
   const key = trimName(name).toLowerCase().replace(/\s+/g, '');
-  return UNSW_ALIASES[key] ?? key;
+  // Own names only: a column named `constructor` or `toString` is not an alias.
+  return Object.hasOwn(UNSW_ALIASES, key) ? UNSW_ALIASES[key]! : key;
 }
 
 /**
@@ -110,7 +111,7 @@ export function cicKey(name: string): string {
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((w) => w !== '' && w !== 'of')
-    .flatMap((w) => (CIC_WORDS[w] ?? w).split(' '));
+    .flatMap((w) => (Object.hasOwn(CIC_WORDS, w) ? CIC_WORDS[w]! : w).split(' '));
   return [...new Set(words)].sort().join(' ');
 }
 
