@@ -5,7 +5,7 @@ import { Random } from '../../core/ml/index.js';
 import { readFlowCsvFile } from '../data/csv.js';
 import { cicids2017Schema, controllable, syntheticSchema, unswNb15Schema, type FlowSchema } from '../data/schema.js';
 import { syntheticFlows } from '../data/synthetic.js';
-import { isValid, projectInPlace, violations } from './validity.js';
+import { deriveInPlace, isValid, projectInPlace, violations } from './validity.js';
 
 const t = syntheticFlows(200, { seed: 9 });
 const C = t.x.cols;
@@ -17,6 +17,24 @@ function mutate(f: (r: Float64Array) => void): Float64Array {
   f(r);
   return r;
 }
+
+describe('deriveInPlace', () => {
+  it('keeps every derived feature finite when finite base values overflow its formula', () => {
+    for (const schema of [syntheticSchema, cicids2017Schema, unswNb15Schema]) {
+      for (const huge of [1e308, Number.MAX_VALUE]) {
+        const row = new Float64Array(schema.features.length).fill(huge);
+        // a short duration: rates of huge byte counts overflow
+        for (const n of ['Flow Duration', 'dur']) if (schema.index.has(n)) row[schema.index.get(n)!] = 3;
+        deriveInPlace(schema, row);
+        for (const [k, f] of schema.features.entries()) expect(Number.isFinite(row[k]), `${schema.id} ${f.name}`).toBe(true);
+      }
+    }
+    // ordinary values are derived as before
+    const r = Float64Array.from(orig);
+    deriveInPlace(syntheticSchema, r);
+    expect([...r]).toEqual([...orig]);
+  });
+});
 
 describe('isValid rules', () => {
   it('accepts the original and a consistent increase of up features', () => {

@@ -81,13 +81,20 @@ export function isValid(schema: FlowSchema, original: ArrayLike<number>, adversa
   return violations(schema, original, adversarial, opts, 1).length === 0;
 }
 
-/** Recomputes every derived feature of a row in place (derived features may depend on other derived ones: two passes). */
+/**
+ * Recomputes every derived feature of a row in place (derived features may depend on other derived ones: two passes).
+ * Finite base values can overflow a formula (1e308 bytes over 3 µs is Infinity bytes/s, and Infinity less Infinity is
+ * NaN): a result past the range of a double is held at the largest double of its sign and one that is not a number reads
+ * as 0, so a derived feature is always finite, as the models and the validity rules need.
+ */
 export function deriveInPlace(schema: FlowSchema, row: Float64Array): void {
   const g = getterOf(schema, row);
   for (let pass = 0; pass < 2; pass++)
     for (let k = 0; k < schema.features.length; k++) {
       const f = schema.features[k]!;
-      if (f.cls === 'derived') row[k] = f.derive!(g);
+      if (f.cls !== 'derived') continue;
+      const v = f.derive!(g);
+      row[k] = Number.isFinite(v) ? v : Number.isNaN(v) ? 0 : v > 0 ? Number.MAX_VALUE : -Number.MAX_VALUE;
     }
 }
 
