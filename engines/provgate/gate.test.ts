@@ -9,7 +9,7 @@ import { nodeId, ProvenanceGraph } from './graph.js';
 import { cyclonedxToBuild, sbomJsonToBuild, scannerJsonToScan } from './ingest.js';
 import { graphFromDocument, layerBlastRadius, originStory, run, toCypherScript, toGraphDocument } from './index.js';
 import { DEMO_SIGNING_KEY, demoTrust } from './keys.js';
-import { evaluate, markdownText, prComment, provenanceIntegrity, type Decision } from './policy.js';
+import { evaluate, markdownText, MAX_COMMENT_CHARS, prComment, provenanceIntegrity, type Decision } from './policy.js';
 import { DEMO_AUTHOR, DEMO_BASE_LAYER, DEMO_PR, DEMO_SHA, demoScorer, EXPECTED_VERDICTS, scenarioEnvelopes, SCENARIOS } from './synth.js';
 
 const demo = (name: (typeof SCENARIOS)[number]) => run(scenarioEnvelopes(name), demoTrust(), demoScorer());
@@ -227,6 +227,20 @@ describe('rules and the PR comment', () => {
     expect(prComment({ verdict: 'pass', reasons: [] })).toContain('No policy violations.');
     const evil = markdownText('x <script>alert(1)</script> [a](http://e) `code` | col\nnext');
     expect(evil).not.toMatch(/[<>[\]`|\n]/);
+  });
+
+  it('a PR comment stays under GitHub\'s comment limit however many reasons there are; the counts count them all', () => {
+    const reason = (i: number): Decision['reasons'][number] => ({ rule: 'provenance_integrity', verdict: 'block', message: `envelope[${i}]: malformed envelope (expected an object)`, path: [`envelope:${i}`], pathIds: [], evidence: ['x'.repeat(300)] });
+    const many: Decision = { verdict: 'block', reasons: Array.from({ length: 10_000 }, (_, i) => reason(i)) };
+    const md = prComment(many);
+    expect(md.length).toBeLessThanOrEqual(MAX_COMMENT_CHARS);
+    expect(md).toContain('0 pass · 0 warn · 10000 block');
+    expect(md).toMatch(/- … \d+ more reason\(s\) not listed here: the decision lists every reason\n$/);
+    expect(md).toContain('envelope&#91;0&#93;');
+    // A decision that fits is written whole.
+    const few: Decision = { verdict: 'block', reasons: Array.from({ length: 20 }, (_, i) => reason(i)) };
+    expect(prComment(few)).not.toContain('not listed here');
+    expect(prComment(few).split('\n- **BLOCK**').length).toBe(21);
   });
 
   it('the typosquat scorer: one edit from a popular name, not popular itself, not too short', () => {

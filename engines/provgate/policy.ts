@@ -131,17 +131,32 @@ export function markdownText(text: string, max = 500): string {
   return flat.replace(/[\\`*_{}[\]#+!|<>~&]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/(^|\s)@/g, '$1&#64;');
 }
 
-/** `pr_comment`: the decision as a Markdown pull-request comment (blocking reasons first). */
+/**
+ * The longest PR comment: GitHub refuses a comment body over 65,536 characters, so the reasons listed stop short of it
+ * (the decision keeps every reason; the counts line counts them all).
+ */
+export const MAX_COMMENT_CHARS = 60_000;
+
+/** `pr_comment`: the decision as a Markdown pull-request comment (blocking reasons first), at most MAX_COMMENT_CHARS characters. */
 export function prComment(d: Decision): string {
   const counts = VERDICTS.map((v) => [v, d.reasons.filter((r) => r.verdict === v).length] as const);
   const lines = [`## Provenance gate: ${d.verdict.toUpperCase()}`, ''];
   lines.push(counts.map(([v, n]) => `${n} ${v}`).join(' · '), '');
   if (d.reasons.length === 0) lines.push('No policy violations.');
   const ordered = [...d.reasons].sort((a, b) => verdictRank(b.verdict) - verdictRank(a.verdict));
-  for (const r of ordered) {
-    lines.push(`- **${r.verdict.toUpperCase()}** \`${r.rule}\`: ${markdownText(r.message)}`);
-    if (r.path.length > 0) lines.push(`  - path: ${r.path.map((p) => markdownText(p, 200)).join(' → ')}`);
-    for (const e of r.evidence ?? []) lines.push(`  - evidence: ${markdownText(e, 300)}`);
+  let size = lines.reduce((n, l) => n + l.length + 1, 0);
+  for (const [i, r] of ordered.entries()) {
+    const block = [`- **${r.verdict.toUpperCase()}** \`${r.rule}\`: ${markdownText(r.message)}`];
+    if (r.path.length > 0) block.push(`  - path: ${r.path.map((p) => markdownText(p, 200)).join(' → ')}`);
+    for (const e of r.evidence ?? []) block.push(`  - evidence: ${markdownText(e, 300)}`);
+    const add = block.reduce((n, l) => n + l.length + 1, 0);
+    // Room is kept for the closing line, whose count has at most 7 digits (the lists hold at most 200,000 envelopes).
+    if (size + add > MAX_COMMENT_CHARS - 100) {
+      lines.push(`- … ${ordered.length - i} more reason(s) not listed here: the decision lists every reason`);
+      break;
+    }
+    lines.push(...block);
+    size += add;
   }
   return `${lines.join('\n')}\n`;
 }
