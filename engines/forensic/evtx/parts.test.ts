@@ -55,6 +55,13 @@ describe('EVTX parts rendering of odd trees', () => {
     expect(eventParts(plain)).toEqual({ Event: { System: { Security: lookup(eventJson(plain), 'Event', 'System', 'Security') ?? null }, EventData: { k: 'v' } } });
     expect(lookup(eventParts(plain), 'Event', 'System', 'Computer')).toBeUndefined();
   });
+
+  it('keeps an entity reference named after an Object.prototype member as written, resolving only the five XML entities', () => {
+    const entity = (name: string): XNode => ({ k: K.EntityRef, name }) as XNode;
+    const names = ['constructor', 'toString', '__proto__', 'valueOf', 'amp', 'lt'];
+    const tree = el('Event', [el('EventData', [el('Data', names.map(entity))])]);
+    expect(lookup(eventJson(tree), 'Event', 'EventData', 'Data')).toEqual({ '#text': '&constructor;&toString;&__proto__;&valueOf;&<' });
+  });
 });
 
 describe('EVTX data map and user SID read from a plan', () => {

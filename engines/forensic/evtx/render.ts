@@ -1,4 +1,5 @@
 // Renders parsed events as the evtx crate does: its JSON shape (#attributes, #text, Data flattening) and its XML.
+import { ownEntry } from '../../core/own.js';
 import { isEmptyNode, K, type XAttr, type XElement, type XNode } from './ir.js';
 import { valueAsJsonPrimitive, valueText } from './values.js';
 
@@ -87,7 +88,7 @@ function textContent(nodes: readonly XNode[]): string {
         s += n.code >= 0xd800 && n.code <= 0xdfff ? `&#${n.code};` : String.fromCharCode(n.code);
         break;
       case K.EntityRef:
-        s += ENTITIES[n.name] ?? `&${n.name};`;
+        s += ownEntry(ENTITIES, n.name) ?? `&${n.name};`;
         break;
       default:
         break;

@@ -136,6 +136,25 @@ describe('auditd records', () => {
     expect(loadText(Buffer.from([0, 1, 2, 255, 10, 65, 10])).artifact.warningCounts).toMatchObject({ unparsed_line: 2 });
   });
 
+  it('reads record types, architectures and syscall names that are Object.prototype member names as unknown names, keeping every other event', () => {
+    const names = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'];
+    const text = names
+      .flatMap((w, i) => [
+        `type=${w} msg=audit(1700000000.000:${10 + i}): pid=1 uid=0 auid=0 ses=1 msg='op=x acct="root" exe="/bin/x" res=success'`,
+        `type=SYSCALL msg=audit(1700000001.000:${20 + i}): arch=${w} syscall=59 success=yes exit=0 pid=2 uid=0 comm="id" exe="/usr/bin/id" key=(null)\x1dARCH=x86_64 SYSCALL=${w} AUID="root"`,
+      ])
+      .concat(['type=SYSCALL msg=audit(1700000002.000:30): arch=c000003e syscall=59 success=yes exit=0 items=1 ppid=1 pid=2 auid=0 uid=0 comm="id" exe="/usr/bin/id" key="exec"'])
+      .join('\n');
+    const r = loadText(`${text}\n`);
+    expect(r.events).toHaveLength(names.length * 2 + 1);
+    for (const e of r.events) expect(typeof e.action, JSON.stringify(e.attributes)).toBe('string');
+    expect(r.events.filter((e) => e.attributes['arch'] !== undefined).map((e) => e.attributes['arch'])).toEqual(['x86_64']);
+    expect(r.events.map((e) => e.action)).toEqual([
+      ...names.flatMap((w) => [`audit.${w.toLowerCase()}`, `audit.syscall.${w}`]),
+      'process.exec',
+    ]);
+  });
+
   it('binds an event to all its lines', () => {
     const text = 'type=SYSCALL msg=audit(1.000:1): syscall=1 pid=1\ntype=SYSCALL msg=audit(1.000:2): syscall=1 pid=2\ntype=EOE msg=audit(1.000:1): \n';
     const r = loadText(text);

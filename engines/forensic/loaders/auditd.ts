@@ -1,5 +1,6 @@
 // Raw Linux audit.log: records grouped into events by their audit(time:serial) stamp, hex-encoded values and EXECVE arguments decoded.
 import { createHash } from 'node:crypto';
+import { ownEntry } from '../../core/own.js';
 import type { EventEntity, JsonRecord, JsonValue } from '../event.js';
 import { LOADER_RELIABILITY } from '../event.js';
 import { linesOf } from '../text.js';
@@ -301,10 +302,11 @@ function describe(open: OpenEvent, host: string | null): { actor: EventEntity | 
   if (syscall) {
     const arch = (syscall.fields['arch'] ?? '').toLowerCase();
     const number = numberField(syscall, 'syscall');
-    const name = syscall.enriched['SYSCALL'] ?? (number !== null ? SYSCALLS[arch]?.[number] : undefined) ?? (number !== null ? `syscall_${number}` : 'unknown');
+    const archName = ownEntry(ARCHES, arch);
+    const name = syscall.enriched['SYSCALL'] ?? (number !== null ? ownEntry(SYSCALLS, arch)?.[number] : undefined) ?? (number !== null ? `syscall_${number}` : 'unknown');
     Object.assign(attributes, {
       syscall: name,
-      ...(ARCHES[arch] ? { arch: ARCHES[arch] } : {}),
+      ...(archName !== undefined ? { arch: archName } : {}),
       success: (syscall.fields['success'] ?? '') === 'yes',
       ...(numberField(syscall, 'exit') !== null ? { exit: numberField(syscall, 'exit') } : {}),
       ...(numberField(syscall, 'pid') !== null ? { pid: numberField(syscall, 'pid') } : {}),
@@ -320,7 +322,7 @@ function describe(open: OpenEvent, host: string | null): { actor: EventEntity | 
     });
     const who = userName(syscall, 'auid') ?? userName(syscall, 'uid');
     if (who !== null) attributes['user'] = who;
-    action = SYSCALL_ACTIONS[name] ?? `audit.syscall.${name}`;
+    action = ownEntry(SYSCALL_ACTIONS, name) ?? `audit.syscall.${name}`;
     actor = exe !== null ? { type: 'process', name: exe } : comm !== null ? { type: 'process', name: comm } : null;
     summary = `${name}${comm !== null ? ` by ${comm}` : ''}${syscall.fields['pid'] !== undefined ? ` (pid ${syscall.fields['pid']})` : ''}`;
   } else {
@@ -373,7 +375,7 @@ function describe(open: OpenEvent, host: string | null): { actor: EventEntity | 
 
   if (main !== syscall) {
     // A user-space or kernel record leads the event; the SYSCALL (if any) says which process wrote it.
-    const base = USER_SPACE_ACTIONS[main.type] ?? `audit.${main.type.toLowerCase().replace(/[^a-z0-9_]+/g, '_')}`;
+    const base = ownEntry(USER_SPACE_ACTIONS, main.type) ?? `audit.${main.type.toLowerCase().replace(/[^a-z0-9_]+/g, '_')}`;
     const inner = main.inner ?? {};
     const res = inner['res'] ?? main.fields['res'];
     const failed = res === 'failed' || res === '0';
