@@ -166,6 +166,13 @@ describe('damaged conn.logs: counted warnings or a clear parse_error, never a cr
     expect(json.warnings.map((w) => [w.code, w.count])).toEqual([['zeek_row_malformed', 3]]);
   });
 
+  it('a protocol named after an Object.prototype member is another protocol, of IP protocol number 0', () => {
+    const rows = ['constructor', 'toString', '__proto__'].map((p, i) => `170000000${i}\tP${i}\t10.0.0.1\t500${i}\t10.0.0.2\t22\t${p}\t-\tS0\t1\t0\n`).join('');
+    const r = analyzeConnLogBytes(enc(header + rows));
+    expect(r.connections.map((c) => [c.uid, c.proto, c.ipProto])).toEqual([['P0', 'other', 0], ['P1', 'other', 0], ['P2', 'other', 0]]);
+    expect(() => JSON.stringify(r)).not.toThrow();
+  });
+
   it('a time past the year 9999, a duration that ends past it and a count past 2^53 are unreadable, so the analysis keeps to its schema and its stories export', () => {
     const row = (i: number, extra: Record<string, unknown>): string =>
       JSON.stringify({ uid: `F${i}`, 'id.orig_h': '10.0.0.1', 'id.orig_p': 5000 + i, 'id.resp_h': '10.0.0.2', 'id.resp_p': 100 + i, proto: 'tcp', conn_state: 'S0', ts: 1_700_000_000 + i, ...extra });

@@ -1,6 +1,7 @@
 // Zeek conn.log as an input: its rows (ASCII TSV with #fields headers, or JSON lines) become connection records, streamed and bounds-checked.
 import { createHash } from 'node:crypto';
 import { VitrineError } from '../../core/errors.js';
+import { ownEntry } from '../../core/own.js';
 import { ipv4Number, ipv6Bytes } from '../net.js';
 import type { CaptureAnalysis } from './analyze.js';
 import { AppLayer } from './app/index.js';
@@ -56,7 +57,7 @@ function canonicalAddress(text: string): string | undefined {
 type RowValue = string | number | boolean | readonly string[] | undefined;
 type Row = (field: string) => RowValue;
 
-const PROTO_NUMBERS: Record<string, number> = { tcp: 6, udp: 17, icmp: 1 };
+const PROTO_NUMBERS: Readonly<Record<string, number>> = { tcp: 6, udp: 17, icmp: 1 };
 
 /** Derives Zeek's TCP summary from its history letters (upper case the originator, lower the responder). */
 function tcpFromHistory(history: string): TcpSummary {
@@ -321,7 +322,7 @@ export class ZeekConnReader {
     const proto: TransportName = protoText === 'tcp' || protoText === 'udp' || protoText === 'icmp' ? protoText : 'other';
     const v6 = origH.includes(':');
     const ipProtoField = this.number(row, 'ip_proto', at, true);
-    const ipProto = ipProtoField ?? (proto === 'icmp' && v6 ? 58 : (PROTO_NUMBERS[protoText] ?? 0));
+    const ipProto = ipProtoField ?? (proto === 'icmp' && v6 ? 58 : (ownEntry(PROTO_NUMBERS, protoText) ?? 0));
     // Zeek's row times are canonified in test baselines (XXXXXXXXXX.XXXXXX): such a row keeps its counts, at time 0.
     const startTs = this.number(row, 'ts', at, false, MAX_TIME_SEC - 1) ?? 0;
     // A duration that ends the connection past the last time a date can write is as unreadable.
