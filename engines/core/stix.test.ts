@@ -115,6 +115,14 @@ describe('builders', () => {
     expect(validateStixObject(author)).toEqual([]);
   });
 
+  it('call a type named after an Object.prototype member not a STIX type, and do not throw on it', () => {
+    for (const type of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
+      const o = { type, spec_version: '2.1', id: `${type}--6ba7b810-9dad-41d1-80b4-00c04fd430c8`, created: T0, modified: T0, object_refs: [] };
+      const issues = validateStixObject(o as unknown as Parameters<typeof validateStixObject>[0]);
+      expect(issues.map((i) => i.path), type).toContain('type');
+    }
+  });
+
   it('derive ids from identity, not from timestamps', () => {
     const a = malware({ name: 'PoisonIvy', is_family: true }, { created: T0 });
     const b = malware({ name: 'PoisonIvy', is_family: true, description: 'RAT' }, { created: '2025-01-01T00:00:00Z', modified: '2025-02-01T00:00:00Z' });

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical.js';
 import { VitrineError, type ErrorDetail } from './errors.js';
+import { ownEntry } from './own.js';
 
 /** The STIX 2.1 namespace for deterministic (UUIDv5) identifiers (spec section 2.9). */
 export const STIX_NAMESPACE = '00abedb4-aa42-466c-9c01-fed23315a9b7';
@@ -353,7 +354,9 @@ function check(value: unknown, at: string, problems: ErrorDetail[]): void {
 
   const isSco = SCO_TYPES.has(type);
   const custom = type.startsWith('x-');
-  if (!isSco && !custom && !(type in REQUIRED)) add('type', 'not a STIX 2.1 object type');
+  // Own entries only: a type named after an Object.prototype member (`constructor`) is not a STIX type.
+  const required = ownEntry(REQUIRED, type);
+  if (!isSco && !custom && required === undefined) add('type', 'not a STIX 2.1 object type');
   if (isSco) {
     if (o['spec_version'] !== undefined && o['spec_version'] !== '2.1') add('spec_version', 'must be 2.1');
     if (SCO_VALUE_TYPES.has(type) && (typeof o['value'] !== 'string' || o['value'] === '')) add('value', 'required');
@@ -361,7 +364,7 @@ function check(value: unknown, at: string, problems: ErrorDetail[]): void {
     if (o['spec_version'] !== '2.1') add('spec_version', 'must be 2.1');
     if (o['created'] === undefined) add('created', 'required');
     if (o['modified'] === undefined && type !== 'marking-definition') add('modified', 'required');
-    for (const prop of REQUIRED[type] ?? []) if (o[prop] === undefined) add(prop, 'required');
+    for (const prop of required ?? []) if (o[prop] === undefined) add(prop, 'required');
   }
 
   for (const prop of TIMESTAMP_PROPERTIES) {
@@ -384,7 +387,7 @@ function check(value: unknown, at: string, problems: ErrorDetail[]): void {
     if (prop.endsWith('_ref') && !isIdentifier(v)) add(prop, 'must be an identifier');
     if (prop.endsWith('_refs')) {
       if (!Array.isArray(v)) add(prop, 'must be a list of identifiers');
-      else if (v.length === 0 && (REQUIRED[type] ?? []).includes(prop)) add(prop, 'must not be empty');
+      else if (v.length === 0 && (required ?? []).includes(prop)) add(prop, 'must not be empty');
       else v.forEach((ref, i) => isIdentifier(ref) || add(`${prop}[${i}]`, 'must be an identifier'));
     }
   }
