@@ -270,12 +270,15 @@ function mutateOnce(rand: () => number, doc: JsonSeed, other: JsonSeed, maxBytes
   const old = childOf(s);
   // The holder of a single document has exactly one member: it is replaced, never removed or repeated.
   const inHolder = s.parent === doc.root && !doc.lines;
+  // Growth (long strings, nesting, repetition) mostly within 64 KiB, one edit in ten up to the bound: large inputs
+  // find size limits, and small ones keep a campaign's rate.
+  const space = rand() < 0.1 ? room(doc, maxBytes) : Math.min(room(doc, maxBytes), 64 << 10);
   const op = pick(rand, 13);
   switch (op) {
     case 0:
     case 1:
     case 2:
-      setChild(s, edgeValue(rand, old, op !== 0, room(doc, maxBytes)));
+      setChild(s, edgeValue(rand, old, op !== 0, space));
       return;
     case 3: // delete a member
       if (inHolder) return;
@@ -285,7 +288,7 @@ function mutateOnce(rand: () => number, doc: JsonSeed, other: JsonSeed, maxBytes
     case 4: // duplicate a member (an object then holds the key twice)
       if (inHolder) return;
       if (s.parent.k === 'arr') s.parent.items.splice(s.index, 0, clone(old));
-      else s.parent.entries.splice(s.index + 1, 0, [s.parent.entries[s.index]![0], rand() < 0.5 ? clone(old) : edgeValue(rand, old, true, room(doc, maxBytes))]);
+      else s.parent.entries.splice(s.index + 1, 0, [s.parent.entries[s.index]![0], rand() < 0.5 ? clone(old) : edgeValue(rand, old, true, space)]);
       return;
     case 5: // rename a key (or, in an array, a member in an object under a key)
       if (s.parent.k === 'obj') s.parent.entries[s.index]![0] = nearKey(rand, s.parent.entries[s.index]![0], keysOf(all));
@@ -298,14 +301,14 @@ function mutateOnce(rand: () => number, doc: JsonSeed, other: JsonSeed, maxBytes
       // nest n levels
       const keys = keysOf(all);
       const key = rand() < 0.5 || keys.length === 0 ? undefined : oneOf(rand, keys);
-      const n = Math.min(oneOf(rand, [8, 65, 200, 1000, 10_000, 100_000]), Math.floor(room(doc, maxBytes) / (key === undefined ? 2 : key.length + 5)));
+      const n = Math.min(oneOf(rand, [8, 65, 200, 1000, 10_000, 100_000]), Math.floor(space / (key === undefined ? 2 : key.length + 5)));
       setChild(s, { k: 'deep', n: Math.max(1, n), key, inner: old });
       return;
     }
     case 8: {
       // repeat an array element many times (a line of JSON lines, or the element of the array around the slot)
       if (inHolder) return;
-      const times = Math.min(oneOf(rand, [10, 100, 1000, 10_000, 100_000]), Math.floor(room(doc, maxBytes) / (2 + sizeOf(old, maxBytes))));
+      const times = Math.min(oneOf(rand, [10, 100, 1000, 10_000, 100_000]), Math.floor(space / (2 + sizeOf(old, maxBytes))));
       const copies = Array.from({ length: Math.max(0, times) }, () => old);
       if (s.parent.k === 'arr') s.parent.items = [...s.parent.items.slice(0, s.index), ...copies, ...s.parent.items.slice(s.index + 1)];
       else setChild(s, { k: 'arr', items: copies });
