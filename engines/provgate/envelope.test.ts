@@ -173,6 +173,14 @@ describe('malformed envelopes', () => {
     }
   });
 
+  it('a DSSE payload of megabytes is read (base64 checked without a stack frame per group), and padding is checked as before', () => {
+    const big = Buffer.alloc(9 * 1024 * 1024, 0x61);
+    const env = parseEnvelope({ payloadType: STAGE_PAYLOAD_TYPE, payload: big.toString('base64'), signatures: [{ keyid: 'k', sig: 'AAAA' }] });
+    expect(env.payload.length).toBe(big.length);
+    for (const payload of ['QUFB', 'QUE=', 'QQ==', '']) expect(parseEnvelope({ payloadType: STAGE_PAYLOAD_TYPE, payload, signatures: [{ keyid: 'k', sig: 'AAAA' }] }).layout).toBe('dsse');
+    for (const payload of ['QUFB=', 'Q===', 'QU=E', '====', 'QUF+/']) expect(() => parseEnvelope({ payloadType: STAGE_PAYLOAD_TYPE, payload, signatures: [{ keyid: 'k', sig: 'AAAA' }] })).toThrow(SignatureError);
+  });
+
   it('load_envelopes strict raises on a malformed entry or a non-list file; lenient keeps a placeholder', () => {
     const file = path.join(dir, 'mixed.json');
     writeFileSync(file, JSON.stringify([good, { payloadType: 'x' }, good]));

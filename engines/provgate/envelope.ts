@@ -201,7 +201,12 @@ export interface GateEnvelopeJson {
   readonly sig: string;
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/**
+ * Standard base64 when the length is also a multiple of 4: one character class and the padding, which the regular
+ * expression engine reads in a loop at any length (a group repeated per 4 characters took a stack frame each, and a
+ * payload of a few megabytes overflowed the stack).
+ */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 const HEX = /^(?:[0-9a-fA-F]{2})*$/;
 /** Key ids are short printable names (ours are hex digests or words like `ci`). */
@@ -212,7 +217,7 @@ export const MAX_SIGNATURES = 16;
 
 /** Decodes DSSE base64: standard or URL-safe alphabet (DSSE allows both), padding optional for the latter. */
 function decodeBase64(text: string): Uint8Array | null {
-  if (BASE64.test(text)) return new Uint8Array(Buffer.from(text, 'base64'));
+  if (text.length % 4 === 0 && BASE64.test(text)) return new Uint8Array(Buffer.from(text, 'base64'));
   if (BASE64URL.test(text) && text.length % 4 !== 1) return new Uint8Array(Buffer.from(text, 'base64url'));
   return null;
 }
