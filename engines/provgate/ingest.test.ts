@@ -33,6 +33,10 @@ describe('package URLs', () => {
     expect(canonicalPurl('pkg:npm/%40angular/core@1.0.0')).toBe('pkg:npm/%40angular/core@1.0.0');
     for (const bad of ['a-purl-1', '', 'pkg:', 'pkg:/x@1', 'pkg:npm/', 'pkg:np m/x@1', 'pkg:npm/x%zz@1', 42, null]) expect(canonicalPurl(bad)).toBeNull();
     expect(makePurl('npm', '@babel/core', '7.0.0')).toBe('pkg:npm/%40babel/core@7.0.0');
+    // A lone surrogate (a report's JSON can hold one) is written as U+FFFD; a pair is one character.
+    expect(canonicalPurl('pkg:npm/a\ud800b@1?q=\udfff#x\ud800')).toBe('pkg:npm/a%EF%BF%BDb@1?q=%EF%BF%BD#x%EF%BF%BD');
+    expect(makePurl('npm', 'x\udfff', '1\ud800')).toBe('pkg:npm/x%EF%BF%BD@1%EF%BF%BD');
+    expect(canonicalPurl('pkg:npm/a\u{1F4A5}@1')).toBe('pkg:npm/a%F0%9F%92%A5@1');
     expect(makePurl('pypi', 'PyYAML', '5.3')).toBe('pkg:pypi/pyyaml@5.3');
   });
 });
@@ -350,5 +354,13 @@ describe.skipIf(!hasCorpora())('damaged reports', () => {
     }
     expect(converted + refused).toBe(inputs.length * 60);
     expect(converted).toBeGreaterThan(refused);
+  });
+});
+
+describe('SARIF levels named after Object.prototype members', () => {
+  it('are unknown levels: the severity falls back to medium', () => {
+    expect(sarifSeverity({ level: 'constructor' }, {})).toBe('medium');
+    expect(sarifSeverity({}, { defaultConfiguration: { level: 'toString' } })).toBe('medium');
+    expect(sarifSeverity({ level: 'error' }, { defaultConfiguration: { level: 'valueOf' } })).toBe('high');
   });
 });

@@ -3,6 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { VitrineError } from '../core/errors.js';
 import { parseJsonText } from '../core/json-text.js';
+import { ownEntry } from '../core/own.js';
 import { normaliseSeverity, type BuildPackage, type BuildPayload, type SastFinding, type SastPayload, type ScanFinding, type ScanPayload, type Severity } from './events.js';
 import { canonicalPurl, makePurl, purlIdentity, purlType } from './purl.js';
 
@@ -357,9 +358,11 @@ export function sarifSeverity(result: unknown, rule: unknown): Severity {
   const fromScore = securitySeverity(r['properties']) ?? securitySeverity(rec(rule)['properties']);
   if (fromScore !== null) return fromScore;
   const defaultLevel = str(rec(rec(rule)['defaultConfiguration'])['level']);
-  if (defaultLevel !== undefined && LEVELS[defaultLevel] !== undefined) return LEVELS[defaultLevel];
+  const fromRule = defaultLevel === undefined ? undefined : ownEntry(LEVELS, defaultLevel);
+  if (fromRule !== undefined) return fromRule;
   const level = str(r['level']);
-  if (level !== undefined && LEVELS[level] !== undefined) return LEVELS[level];
+  const fromResult = level === undefined ? undefined : ownEntry(LEVELS, level);
+  if (fromResult !== undefined) return fromResult;
   return 'medium';
 }
 

@@ -200,3 +200,9 @@ describe.skipIf(!hasCorpora())('the corpus records', () => {
     expect((await main(['gate', path.join(dir, 'events.json'), '--demo'])).code).toBe(0);
   });
 });
+
+describe('package types named after Object.prototype members', () => {
+  it('compare versions by the generic scheme instead of throwing', () => {
+    for (const type of ['constructor', 'toString', '__proto__']) expect(compareVersions(type, 'ECOSYSTEM', '1.0', '2.0'), type).toBe(-1);
+  });
+});

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { FileSource, ZipArchive, type ByteSource } from '../core/archive/index.js';
 import { VitrineError } from '../core/errors.js';
 import { pep503 } from '../core/manifests/index.js';
+import { ownEntry } from '../core/own.js';
 import { affectedEntryAffects } from '../core/vulns/match.js';
 import { parseOsvRecord, type OsvAffected, type OsvRecord as CoreOsvRecord } from '../core/vulns/osv.js';
 import { comparatorFor } from '../core/vulns/versions/index.js';
@@ -74,7 +75,7 @@ const ECOSYSTEMS: Readonly<Record<string, string>> = {
 
 function purlTypeOf(ecosystem: string | undefined): string | null {
   const key = (ecosystem ?? '').split(':')[0]?.trim().toLowerCase() ?? '';
-  return ECOSYSTEMS[key] ?? null;
+  return ownEntry(ECOSYSTEMS, key) ?? null;
 }
 
 /** The package key of an (ecosystem, name): pypi names PEP 503, npm lowercase; maven `group:artifact`; others as written. */
@@ -181,7 +182,7 @@ const OSV_OF_TYPE: Readonly<Record<string, string>> = { pypi: 'PyPI', npm: 'npm'
 
 /** Compares two versions of an ecosystem (engines/core/vulns comparators); null when they cannot be compared (then a range is not claimed to match). */
 export function compareVersions(type: string, rangeType: string, a: string, b: string): number | null {
-  return comparatorFor(OSV_OF_TYPE[type] ?? type, rangeType === 'SEMVER' ? 'SEMVER' : 'ECOSYSTEM')(a, b);
+  return comparatorFor(ownEntry(OSV_OF_TYPE, type) ?? type, rangeType === 'SEMVER' ? 'SEMVER' : 'ECOSYSTEM')(a, b);
 }
 
 function affects(a: OsvAffected, _type: string, version: string): boolean {

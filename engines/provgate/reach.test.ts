@@ -109,3 +109,9 @@ describe('static reachability', () => {
     expect((await main(['gate', file, '--demo', '--reach-src', 'app'])).code).toBe(2);
   });
 });
+
+describe('import names of distributions named after Object.prototype members', () => {
+  it('are the names themselves', () => {
+    for (const name of ['constructor', 'toString', 'hasOwnProperty']) expect(importNamesOf(name)).toEqual([name.toLowerCase()]);
+  });
+});

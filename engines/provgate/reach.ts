@@ -3,6 +3,7 @@ import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { VitrineError } from '../core/errors.js';
 import { parseManifestEntries, pep503 } from '../core/manifests/index.js';
+import { ownEntry } from '../core/own.js';
 import type { CollectResult } from './collect.js';
 import { SCANNERS } from './events.js';
 import { safeRelpath } from './lineage.js';
@@ -54,7 +55,7 @@ const IMPORT_NAMES: Readonly<Record<string, readonly string[]>> = {
 /** Import names a distribution may be imported as (lowercased for comparison). */
 export function importNamesOf(dist: string, extra?: string): string[] {
   const n = pep503(dist);
-  const names = new Set<string>([n.replace(/-/g, '_'), ...(IMPORT_NAMES[n] ?? [])].map((x) => x.toLowerCase()));
+  const names = new Set<string>([n.replace(/-/g, '_'), ...(ownEntry(IMPORT_NAMES, n) ?? [])].map((x) => x.toLowerCase()));
   if (n.startsWith('python-')) names.add(n.slice('python-'.length).replace(/-/g, '_'));
   if (n.startsWith('django-')) names.add(n.replace(/-/g, '_'));
   if (extra !== undefined && extra !== '') names.add(extra.toLowerCase());

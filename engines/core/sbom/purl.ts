@@ -1,12 +1,13 @@
 // Package URLs through packageurl-js: one builder for every ecosystem our scanners name, and a checked parser.
 import { PackageURL } from 'packageurl-js';
+import { ownEntry } from '../own.js';
 
 /** purl types by our ecosystem names (manifests, container package databases). */
 const TYPES: Readonly<Record<string, string>> = { npm: 'npm', pypi: 'pypi', golang: 'golang', cargo: 'cargo', deb: 'deb', apk: 'apk', rpm: 'rpm' };
 
 /** The purl of a package, or undefined for an ecosystem purl does not name. Go module paths split into namespace and name. */
 export function purlFor(ecosystem: string, name: string, version: string, qualifiers?: Readonly<Record<string, string>>): string | undefined {
-  const type = TYPES[ecosystem];
+  const type = ownEntry(TYPES, ecosystem);
   if (type === undefined || name === '') return undefined;
   let namespace: string | undefined;
   let base = name;

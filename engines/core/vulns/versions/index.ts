@@ -1,4 +1,5 @@
 // Version comparison per OSV ecosystem: which comparator orders the versions of `npm`, `PyPI`, `Go`, `Debian:12`, `Alpine:v3.19`, `Red Hat`...
+import { ownEntry } from '../../own.js';
 import { compareApk } from './apk.js';
 import { compareDpkg } from './dpkg.js';
 import { compareGeneric } from './generic.js';
@@ -47,7 +48,7 @@ export function ecosystemBase(ecosystem: string): string {
 }
 
 export function schemeOf(ecosystem: string): VersionScheme {
-  return SCHEMES[ecosystemBase(ecosystem)] ?? 'generic';
+  return ownEntry(SCHEMES, ecosystemBase(ecosystem)) ?? 'generic';
 }
 
 const BY_SCHEME: Readonly<Record<VersionScheme, Comparator>> = {

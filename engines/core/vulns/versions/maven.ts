@@ -1,4 +1,5 @@
 // Maven version ordering, as Maven's ComparableVersion (3.9): items split at `.`, `-` and digit/letter changes, qualifiers alpha < beta < milestone < rc < snapshot < release < sp.
+import { ownEntry } from '../../own.js';
 
 type Item = { readonly kind: 'int'; readonly value: bigint } | { readonly kind: 'str'; readonly value: string } | { readonly kind: 'list'; readonly items: Item[] };
 
@@ -9,7 +10,7 @@ const RELEASE_INDEX = '5';
 function strItem(value: string, followedByDigit: boolean): Item {
   let v = value;
   if (followedByDigit && v.length === 1) v = v === 'a' ? 'alpha' : v === 'b' ? 'beta' : v === 'm' ? 'milestone' : v;
-  return { kind: 'str', value: ALIASES[v] ?? v };
+  return { kind: 'str', value: ownEntry(ALIASES, v) ?? v };
 }
 
 /** Known qualifiers by rank; unknown ones after them all, in lexical order (Maven compares these as strings). */

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { apkVersionCompare, compareApk, compareMaven, compareDpkg, compareGeneric, compareGo, comparePep440, compareRpm, compareSemver, comparatorFor, isApkVersion, rpmvercmp, type Comparator } from './index.js';
+import { apkVersionCompare, compareApk, compareMaven, compareDpkg, compareGeneric, compareGo, comparePep440, compareRpm, compareSemver, comparatorFor, isApkVersion, rpmvercmp, schemeOf, type Comparator } from './index.js';
 import { skipWithout } from '../../../../test/oracles.js';
 
 /** Every adjacent pair of an increasing list, and every pair across it, must compare as the list says. */
@@ -223,5 +223,16 @@ describe('maven', () => {
     expect(compareMaven('1a1', '1-alpha-1')).toBe(0);
     expect(compareMaven('2.0.17', '2.0.9')).toBe(1);
     expect(comparatorFor('Maven')('1.0.0.RELEASE', '2.0.17')).toBe(-1);
+  });
+});
+
+describe('ecosystem names that are Object.prototype member names', () => {
+  it('are unknown ecosystems, compared by the generic scheme; Maven qualifiers of those names are unknown qualifiers', () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'valueOf']) {
+      expect(schemeOf(name), name).toBe('generic');
+      expect(comparatorFor(name, 'ECOSYSTEM')('1.0', '2.0'), name).toBe(-1);
+    }
+    expect(compareMaven('1.0-constructor', '1.0-zzz')).toBe(-1);
+    expect(compareMaven('1.0-valueOf', '1.0-toString')).toBe(1);
   });
 });
