@@ -1,6 +1,7 @@
 // Every route of every service, as the workstation serves it, against hostile requests: path parameters that are not
-// ids (bad percent-encoding, traversal, 3,000 characters), queries with wrong types, arrays and objects, and bodies that
-// are not what the route reads (wrong JSON types, invalid JSON, deep nesting, prototype keys, bytes). Each answer is a
+// ids (bad percent-encoding, traversal, 3,000 characters, `constructor`), queries with wrong types, arrays, objects and
+// Object.prototype member names as words, and bodies that are not what the route reads (wrong JSON types, invalid JSON,
+// deep nesting, prototype keys and values, bytes). Each answer is a
 // client error or a result, never a 5xx other than 503, never the submitted text or a server path in an error, never no answer;
 // no prototype is polluted and the gateway still answers afterwards.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,8 +32,10 @@ function routesOf(stack: readonly Layer[], prefix: string, out: [string, string]
   return out;
 }
 
-const PARAMS = [MARK, '%ZZ', '%E2%82', '..%2F..%2Fetc%2Fpasswd', 'x'.repeat(3000), '-1'];
-const QUERIES = ['', `?limit=-1&offset=${MARK}&page=0&q=%ZZ&x[]=1&x[y]=2`, `?limit=1e309&offset=-5&sort=__proto__&q=${'('.repeat(500)}&severity=${MARK}`];
+const PARAMS = [MARK, '%ZZ', '%E2%82', '..%2F..%2Fetc%2Fpasswd', 'x'.repeat(3000), '-1', 'constructor'];
+const QUERIES = ['', `?limit=-1&offset=${MARK}&page=0&q=%ZZ&x[]=1&x[y]=2`, `?limit=1e309&offset=-5&sort=__proto__&q=${'('.repeat(500)}&severity=${MARK}`,
+  // Names of Object.prototype members where a route looks a word up in a table.
+  '?format=constructor&kind=toString&type=constructor&ecosystem=hasOwnProperty&level=valueOf&status=constructor&severity=toString&sort=constructor&scope=__proto__&view=constructor'];
 const nested = `${'['.repeat(5000)}1${']'.repeat(5000)}`;
 const BODIES: readonly [string | Buffer, string][] = [
   ['{}', 'application/json'],
@@ -44,6 +47,7 @@ const BODIES: readonly [string | Buffer, string][] = [
   [`{"${MARK}":`, 'application/json'],
   [`{"a":${nested}}`, 'application/json'],
   [`{"name":{"${MARK}":1},"id":[1],"text":{"x":1},"flows":"${MARK}","limit":-1,"items":{"a":1},"url":"file:///etc/passwd","path":"/etc/passwd","bytes":"${MARK}"}`, 'application/json'],
+  ['{"type":"constructor","kind":"toString","format":"constructor","stage":"__proto__","ecosystem":"constructor","level":"toString","scenario":"constructor","status":"valueOf","severity":"constructor"}', 'application/json'],
   [Buffer.from([0, 1, 2, 255, 254, 0x1f, 0x8b, 8, 0]), 'application/octet-stream'],
   [`${MARK}\u0000\u00ff`, 'text/plain'],
 ];
