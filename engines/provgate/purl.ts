@@ -22,9 +22,12 @@ function decode(part: string): string | null {
   }
 }
 
-/** Encodes one component: what encodeURIComponent leaves plus `:` (allowed in purl components), everything else escaped. */
+/**
+ * Encodes one component: what encodeURIComponent leaves plus `:` (allowed in purl components), everything else escaped.
+ * A lone surrogate (JSON text can write one; UTF-8 cannot) is written as U+FFFD, which encodeURIComponent can escape.
+ */
 function encode(part: string): string {
-  return encodeURIComponent(part).replace(/%3A/gi, ':');
+  return encodeURIComponent(part.replace(/\p{Surrogate}/gu, '\uFFFD')).replace(/%3A/gi, ':');
 }
 
 /** Parses a package URL; null when it is not one. Type is lowercased; names are normalised as the type requires. */
