@@ -216,8 +216,16 @@ export function jsEnvSerialise({ code, ast }: DetectorInput): DetectorHit[] {
     if (!/(?:stringify|encode|send|write|post|request|push|from|btoa|entries|keys|values|end|emit)$/i.test(name)) return;
     const args = (node(n)['arguments'] as acorn.Node[]) ?? [];
     const whole = args.some((a) => {
-      const t = src(code, a);
-      return /^process\.env$/.test(t) || (/stringify$/i.test(name) && (/\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))/.test(t) || envNames.has(t.trim())));
+      const t = src(code, a).replace(/\bprocess\s*\[\s*(['"`])env\1\s*\]/g, 'process.env');
+      if (/^process\.env$/.test(t) || (/stringify$/i.test(name) && (/\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))/.test(t) || envNames.has(t.trim())))) return true;
+      // an object sent with the whole environment as one of its values (`push({ message: process.env })`); an `env`
+      // option is how a child process is given the environment, not a message
+      return node(a).type === 'ObjectExpression' && ((node(a)['properties'] as AnyNode[]) ?? []).some((p) => {
+        if (p.type !== 'Property') return false;
+        const key = node(p['key'] as acorn.Node);
+        const keyName = key.type === 'Identifier' ? String(key['name']) : String(key['value'] ?? '');
+        return keyName !== 'env' && /^process(?:\.env|\s*\[\s*(['"`])env\1\s*\])$/.test(src(code, p['value'] as acorn.Node).trim());
+      });
     });
     if (whole) hits.push({ offset: n.start, text: src(code, n) });
   });
@@ -311,5 +319,78 @@ export function jsDnsExfil({ code, ast }: DetectorInput): DetectorHit[] {
     const flow = dataFlowText(fn ?? arg, code, defs);
     if (LABEL_ENCODE.test(flow) && HOST_DATA.test(flow)) hits.push({ offset: n.start, text: src(code, n) });
   } });
+  return hits;
+}
+
+/** Node's modules whose functions run processes, name the host or open connections. */
+const SENSITIVE_MODULE = /^(?:node:)?(?:child_process|os|http|https|net|dns|http2|tls|dgram)$/;
+/** A key text that only exists to hide a name: a decoder, char codes, an escaped literal, a reflective search. */
+const HIDING_KEY = /Buffer\.from\s*\(|String\.fromCharCode\s*\(|\batob\s*\(|\bunescape\s*\(|\\x[0-9a-f]{2}|\\u[0-9a-f{]|\.reverse\s*\(|Object\.(?:keys|getOwnPropertyNames|entries)\s*\(/i;
+
+/**
+ * A function of a process, host or network module of Node reached through a hidden name: `cp['sp' + 'awn']`,
+ * `os[Buffer.from('aG9zdG5hbWU=', 'base64').toString()]`, `cp["\x65\x78\x65\x63"]`, a constant holding the name
+ * (`const m = 'exec'; cp[m]`), `Reflect.get(cp, ...)`, `Object.getOwnPropertyDescriptor(os, ...)`, or a search of the
+ * module's own keys (`Object.entries(cp).find(...)`). A plain literal key (`http['request']`) hides nothing from a
+ * reader, and a key that varies (a loop over method names, a parameter) is how instrumentation wraps these modules.
+ */
+export function jsHiddenBuiltinMember({ code, ast }: DetectorInput): DetectorHit[] {
+  if (!ast) return [];
+  const modules = new Set<string>();
+  const isModuleRequire = (n: AnyNode | undefined): boolean => {
+    if (n?.type !== 'CallExpression' || calleeName(n) !== 'require') return false;
+    const a = ((n['arguments'] as AnyNode[]) ?? [])[0];
+    return a?.type === 'Literal' && typeof a['value'] === 'string' && SENSITIVE_MODULE.test(a['value']);
+  };
+  walk.full(ast, (n) => {
+    const a = node(n);
+    if (n.type === 'VariableDeclarator' && node(a['id'] as acorn.Node).type === 'Identifier' && isModuleRequire(a['init'] as AnyNode | undefined)) modules.add(String(node(a['id'] as acorn.Node)['name']));
+    if (n.type === 'ImportDeclaration' && typeof node(a['source'] as acorn.Node)['value'] === 'string' && SENSITIVE_MODULE.test(String(node(a['source'] as acorn.Node)['value']))) {
+      for (const sp of (a['specifiers'] as AnyNode[]) ?? []) if (sp.type !== 'ImportSpecifier') modules.add(String(node(sp['local'] as acorn.Node)['name']));
+    }
+  });
+  if (modules.size === 0 && !/require\s*\(\s*['"`](?:node:)?(?:child_process|os|https?|net|dns|http2|tls|dgram)['"`]\s*\)\s*\[/.test(code)) return [];
+  const defs = definitions(ast, code);
+  // a bundle reuses one-letter names in every function: a name given anything besides the module is not the module
+  for (const name of [...modules]) if ((defs.get(name) ?? []).length !== 1) modules.delete(name);
+  const isModule = (n: AnyNode | undefined): boolean => n !== undefined && ((n.type === 'Identifier' && modules.has(String(n['name']))) || isModuleRequire(n));
+  /** A name whose every definition is one string literal: a constant standing for the function's name. */
+  const constantName = (id: string): boolean => {
+    const d = defs.get(id) ?? [];
+    return d.length > 0 && d.every((t) => /^(['"`])[A-Za-z]\w*\1$/.test(t.trim()));
+  };
+  /** A string built by `+` from at least one string literal (`'sp' + 'awn'`), not arithmetic (`list.length - 1`). */
+  const concatenated = (k: AnyNode): boolean => {
+    if (k.type === 'Literal') return typeof k['value'] === 'string';
+    if (k.type === 'TemplateLiteral') return true;
+    return k.type === 'BinaryExpression' && k['operator'] === '+' && (concatenated(k['left'] as AnyNode) || concatenated(k['right'] as AnyNode));
+  };
+  const hits: DetectorHit[] = [];
+  walk.full(ast, (n) => {
+    const a = node(n);
+    if (n.type === 'MemberExpression' && a['computed'] === true && isModule(a['object'] as AnyNode)) {
+      const key = a['property'] as AnyNode;
+      const raw = src(code, key);
+      // a method name computed from a variable (`http[method.toLowerCase()]`) is dispatch, not hiding
+      const hidden =
+        (key.type === 'Literal' && /\\[xu]/.test(raw)) ||
+        (key.type === 'BinaryExpression' && concatenated(key)) ||
+        (key.type === 'TemplateLiteral' && ((key['expressions'] as unknown[]) ?? []).length > 0 && ((key['quasis'] as AnyNode[]) ?? []).some((q) => ((q['value'] as { raw?: string } | undefined)?.raw ?? '') !== '')) ||
+        (key.type === 'Identifier' && constantName(String(key['name']))) ||
+        HIDING_KEY.test(raw);
+      if (hidden) hits.push({ offset: n.start, text: src(code, n) });
+      return;
+    }
+    if (n.type !== 'CallExpression') return;
+    const name = calleeName(a);
+    const first = ((a['arguments'] as AnyNode[]) ?? [])[0];
+    if (/^(?:Reflect\.get|Object\.getOwnPropertyDescriptor)$/.test(name) && isModule(first)) hits.push({ offset: n.start, text: src(code, n) });
+    // Object.entries(cp).find(([k]) => k === 'spawn'): the module's own keys searched for a name
+    const callee = a['callee'] as AnyNode | undefined;
+    if (callee?.type === 'MemberExpression' && /\.(?:find|filter)$/.test(name)) {
+      const inner = callee['object'] as AnyNode;
+      if (inner.type === 'CallExpression' && /^Object\.(?:entries|keys|getOwnPropertyNames)$/.test(calleeName(inner)) && isModule(((inner['arguments'] as AnyNode[]) ?? [])[0]) && !hits.some((h) => h.offset <= n.start && n.start < h.offset + h.text.length)) hits.push({ offset: n.start, text: src(code, n) });
+    }
+  });
   return hits;
 }

@@ -9,7 +9,7 @@ export function normaliseDependency(name: string): string {
 }
 
 
-const PY_FETCH = /\burlopen\b|\brequests\.(?:get|post)\b/;
+const PY_FETCH = /\burlopen\b|\b(?:requests|httpx)\.(?:get|post|request)\b/;
 /**
  * Decoding that hides code: a decoder or decryptor call, a string literal reversed (`'...'[::-1]`; a list reversed and
  * joined is ordinary), marshal or pickle data given as a literal blob. marshal/pickle of bytes read at run time is a
@@ -51,6 +51,14 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
   const decoded = tainted.size > 0 ? new RegExp(`\\b(?:${[...tainted].join('|')})\\b`) : null;
   if (decoded !== null) for (const m of assignments) if (m[1] && m[2] && PY_LOADS.test(m[2]) && decoded.test(blankLiterals(m[2]))) tainted.add(m[1]);
   const taint = tainted.size > 0 ? new RegExp(`\\b(?:${[...tainted].join('|')})\\b`) : null;
+  // names holding a download (`payload = requests.get(u).text`, `r = urlopen(u)` then `code = r.read()`): run by
+  // exec/eval/compile they are fetched code, as a fetch written inside the call is
+  const fetched = new Set<string>();
+  for (let step = 0; step < 2; step++) {
+    const known = fetched.size > 0 ? new RegExp(`\\b(?:${[...fetched].join('|')})\\b`) : null;
+    for (const m of assignments) if (m[1] && m[2] && (PY_FETCH.test(blankLiterals(m[2])) || (known !== null && known.test(blankLiterals(m[2]))))) fetched.add(m[1]);
+  }
+  const fetchTaint = fetched.size > 0 ? new RegExp(`\\b(?:${[...fetched].join('|')})\\b`) : null;
   const hits: DetectorHit[] = [];
   const sinks = /(?<![\w.])(?:exec|eval|compile|execfile)\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.(?:call|run|Popen|check_output|check_call|getoutput)\s*\(|\bgetattr\s*\(\s*__builtins__[^)]*\)\s*\(|\bbuiltins\s*\.\s*(?:exec|eval)\s*\(/g;
   for (const m of code.matchAll(sinks)) {
@@ -59,7 +67,8 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
     const codeSink = /^(?:exec|eval|compile|execfile|getattr|builtins)/.test(m[0]);
     // a reversed name straight into exec/eval (`exec(s[::-1])`) is reversed code whatever the name holds
     const reversed = codeSink && /\[\s*::\s*-1\s*\]/.test(args);
-    if (decode.test(args) || reversed || (codeSink && PY_FETCH.test(args)) || (taint !== null && taint.test(blankLiterals(args).replace(/\b\w+\s*=(?!=)/g, '')))) hits.push({ offset: m.index, text: code.slice(m.index, open) + args });
+    const fetchedArg = codeSink && (PY_FETCH.test(args) || (fetchTaint !== null && fetchTaint.test(blankLiterals(args).replace(/\b\w+\s*=(?!=)/g, ''))));
+    if (decode.test(args) || reversed || fetchedArg || (taint !== null && taint.test(blankLiterals(args).replace(/\b\w+\s*=(?!=)/g, '')))) hits.push({ offset: m.index, text: code.slice(m.index, open) + args });
     if (hits.length > 50) break;
   }
   return hits;
@@ -286,12 +295,21 @@ const LOOKUP_CALL = /(?:system|popen|call|run|Popen|check_output|exec|execSync|s
 /** Data of the machine or the user, or text made DNS-safe (hex, base32/64): what an exfiltrating lookup carries in its labels. */
 const LOOKUP_DATA = /\b(?:gethostname|getfqdn|getuser|getlogin|getcwd|uname|environ|getenv|whoami|hostname|userInfo|homedir|b64encode|b32encode|urlsafe_b64encode|hexlify|readFileSync|execSync|check_output)\b|%0?2x|\.hex\s*\(|\.toString\s*\(\s*['"`](?:hex|base64|base32)/;
 
+/** A resolver called from Python code: socket's address lookups, dnspython's and aiodns's query/resolve. */
+const PY_RESOLVER_CALL = /\b(?:socket\.)?(?:gethostbyname(?:_ex)?|getaddrinfo)\s*\(|\b(?:dns\.resolver|\w*[Rr]esolver\w*)\.(?:query|resolve)\s*\(/g;
 /**
- * A DNS lookup (nslookup, dig, host, ping) started by code with a name that carries data: the name, followed through
- * the file's assignments (three steps), holds host or user details or text encoded into labels. Pinging a configured
- * server address (a test suite waiting for a host) passes a computed name that carries nothing.
+ * What a resolver's name carries when it exfiltrates: the machine's or user's identity, the working folder, the whole
+ * environment, a secret-named environment variable, or encoded text. A configured host name or region read from the
+ * environment (`os.getenv("DB_HOST")`) is ordinary configuration.
  */
-export function lookupOfData({ code }: DetectorInput): DetectorHit[] {
+const PY_RESOLVER_DATA = /\b(?:gethostname|getfqdn|getuser|getlogin|getcwd|uname|whoami|b64encode|b32encode|urlsafe_b64encode|hexlify)\b|platform\.node\b|\.hex\s*\(|%0?2x|\benviron\b(?!\s*(?:\.get\b|\[))|(?:getenv|environ\.get|environ\[)\s*\(?\s*['"][A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASS|CRED)/;
+/** A name built at run time with a literal domain part: `f"{x}.example.com"`, `x + ".example.com"`, `"%s.example.com" % x`, `"{}.example.com".format(x)`. */
+const BUILT_DOMAIN = /(?:\{[^}\n]*\}|%s|['"]\s*\+|\+\s*[rbuf]*['"])[^'"\n]*\.[A-Za-z][\w-]*\.[A-Za-z]{2,}|\.[A-Za-z][\w-]*\.[A-Za-z]{2,}['"]\s*(?:%|\.format\s*\()/;
+/** Names of the local network, service discovery and cluster DNS: looking up the host's own name there is ordinary. */
+const LOCAL_SUFFIX = /\.(?:local|localdomain|lan|internal|home\.arpa|localhost)\b/i;
+
+/** The text assigned to each name of the file (`name = ...`, `name += ...`, JS declarations), at most 2000 characters each. */
+function assignedTexts(code: string): Map<string, string[]> {
   const defs = new Map<string, string[]>();
   for (const m of code.matchAll(/^[ \t]*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?:\+?=)(?!=)\s*([^\n]{1,2000})/gm)) {
     if (!m[1] || !m[2]) continue;
@@ -299,7 +317,53 @@ export function lookupOfData({ code }: DetectorInput): DetectorHit[] {
     if (list !== undefined) list.push(m[2]);
     else defs.set(m[1], [m[2]]);
   }
+  return defs;
+}
+
+/** The names a Python expression reads, those inside f-string braces included. */
+function namesRead(expr: string): string[] {
+  const inBraces = [...expr.matchAll(/\{([^{}\n]*)\}/g)].map((m) => m[1] ?? '').join(' ');
+  return [...`${blankLiterals(expr)} ${inBraces}`.matchAll(/[A-Za-z_$][\w$]*/g)].map((x) => x[0]);
+}
+
+/**
+ * A Python resolver call whose name is built at run time around a literal domain and carries host or user data
+ * (followed through the file's assignments, three steps): `socket.gethostbyname(f"{key}.collector.example")`.
+ * `socket.gethostbyname(socket.gethostname())` (the host's own address) builds no name; a name under a local or
+ * cluster suffix is service discovery.
+ */
+function pythonLookupOfData(code: string, defs: Map<string, string[]>): DetectorHit[] {
   const hits: DetectorHit[] = [];
+  for (const m of code.matchAll(PY_RESOLVER_CALL)) {
+    const open = code.indexOf('(', m.index);
+    const call = balanced(code, open);
+    if (!BUILT_DOMAIN.test(call) || LOCAL_SUFFIX.test(call)) continue;
+    let flow = call;
+    let names = namesRead(call);
+    const seen = new Set<string>();
+    for (let step = 0; step < 3 && !PY_RESOLVER_DATA.test(flow); step++) {
+      const next = names.filter((n) => !seen.has(n) && defs.has(n));
+      if (next.length === 0) break;
+      for (const n of next) seen.add(n);
+      const texts = next.flatMap((n) => defs.get(n) ?? []);
+      flow += `\n${texts.join('\n')}`;
+      names = texts.flatMap(namesRead);
+    }
+    if (PY_RESOLVER_DATA.test(flow)) hits.push({ offset: m.index, text: `${code.slice(m.index, open)}${call.slice(0, 200)}` });
+  }
+  return hits;
+}
+
+/**
+ * A DNS lookup (nslookup, dig, host, ping) started by code with a name that carries data: the name, followed through
+ * the file's assignments (three steps), holds host or user details or text encoded into labels. Pinging a configured
+ * server address (a test suite waiting for a host) passes a computed name that carries nothing. In Python, a resolver
+ * call (socket, dnspython, aiodns) of a name built around a literal domain that carries host or user data or a
+ * secret (`pythonLookupOfData`).
+ */
+export function lookupOfData({ code, path: file }: DetectorInput): DetectorHit[] {
+  const defs = assignedTexts(code);
+  const hits: DetectorHit[] = /\.pyw?$/i.test(file) ? pythonLookupOfData(code, defs) : [];
   for (const m of code.matchAll(LOOKUP_CALL)) {
     const open = code.indexOf('(', m.index);
     const call = balanced(code, open);

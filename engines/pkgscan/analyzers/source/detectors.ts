@@ -1,7 +1,7 @@
 // Structural checks the YAML rules name by `detector:`: the table of detectors (JavaScript ones in detectors-js.ts,
 // Python and text ones in detectors-text.ts, npm hook ones here) and the cheap pre-checks before a detector runs.
 import type * as acorn from 'acorn';
-import { jsDetachedSpawn, jsDnsExfil, jsDynamicRequire, jsEnvSerialise, jsEvalDecoded, jsEvalFetched } from './detectors-js.js';
+import { jsDetachedSpawn, jsDnsExfil, jsDynamicRequire, jsEnvSerialise, jsEvalDecoded, jsEvalFetched, jsHiddenBuiltinMember } from './detectors-js.js';
 import { chmodThenRun, fetchPipeRun, lookupOfData, normaliseDependency, pthExecutable, pyCmdclassInstall, pyExecDecoded, pyImportTimeInstall } from './detectors-text.js';
 import type { HookCommand } from './hooks.js';
 import type { DetectorName } from './rules.js';
@@ -40,6 +40,7 @@ export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorI
   js_env_serialise: jsEnvSerialise,
   js_dynamic_require: jsDynamicRequire,
   js_dns_exfil: jsDnsExfil,
+  js_hidden_builtin_member: jsHiddenBuiltinMember,
   py_exec_decoded: pyExecDecoded,
   py_cmdclass_install: pyCmdclassInstall,
   pth_executable: pthExecutable,
@@ -57,15 +58,16 @@ export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, RegExp>> = {
   js_eval_decoded: /\beval\b|\bFunction\b|runIn\w*Context|compileFunction|\bScript\b/,
   js_eval_fetched: /\beval\b|\bFunction\b|runIn\w*Context|compileFunction|\bScript\b/,
   js_detached_spawn: /\bdetached\b|\bwindowsHide\b/,
-  js_env_serialise: /process\.env/,
+  js_env_serialise: /process(?:\.env|\s*\[\s*['"`]env)/,
   js_dynamic_require: /\brequire\s*\(/,
   js_dns_exfil: /\bdns\b|[Rr]esolver/,
+  js_hidden_builtin_member: /\b(?:child_process|os|https?|net|dns|http2|tls|dgram)['"`]/,
   py_exec_decoded: /./,
   py_cmdclass_install: /./,
   pth_executable: /./,
   chmod_then_run: /\bchmod/,
   py_import_time_install: /\bpip/,
-  lookup_of_data: /\b(?:nslookup|dig|host|ping)\b/,
+  lookup_of_data: /\b(?:nslookup|dig|host|ping)\b|gethostbyname|getaddrinfo|[Rr]esolver/,
   fetch_pipe_run: /\b(?:curl|wget|iwr|irm|iex|Invoke-WebRequest|Invoke-RestMethod|Invoke-Expression|WebClient)\b/i,
   npm_hook_ordinary: /./,
   npm_hook_code: /./,

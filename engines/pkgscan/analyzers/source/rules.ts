@@ -20,6 +20,7 @@ export const DETECTORS = [
   'js_env_serialise',
   'js_dynamic_require',
   'js_dns_exfil',
+  'js_hidden_builtin_member',
   'py_exec_decoded',
   'py_cmdclass_install',
   'pth_executable',

@@ -1,0 +1,16 @@
+# fixture: path=pkg/updater.py
+# code fetched into a name, then run: the fetch is one or two assignments away from exec
+import urllib.request
+import requests
+
+stage = requests.get("https://updates.example.org/next").text
+# ruleid: py_exec_decoded
+exec(stage)
+handle = urllib.request.urlopen("https://updates.example.org/plugin")
+plugin_source = handle.read().decode()
+# ruleid: py_exec_decoded
+exec(compile(plugin_source, "<plugin>", "exec"))
+# ok: py_exec_decoded
+settings = requests.get("https://config.example.org/app.json").json()
+# ok: py_exec_decoded
+exec(open("pkg/_version.py").read(), {})
