@@ -1,4 +1,4 @@
-// `npm run bench -- pkgscan-guarddog [--set DIR] [--show-held-out] [--verbose] [--list]`: the package analyzers' behaviour classes
+// `npm run bench -- pkgscan-guarddog [--set DIR] [--show-held-out] [--verbose] [--list] [--show FILE:LINE]`: the package analyzers' behaviour classes
 // measured on an outside set: DataDog GuardDog's (Apache-2.0) source-code rule tests, kept OUTSIDE the repository
 // (default /tmp/gd: `git archive HEAD tests/analyzer/sourcecode | tar -x -C /tmp/gd` of github.com/DataDog/guarddog).
 // Nothing of that set is copied here: this file only reads it.
@@ -43,7 +43,7 @@ const resourcesDir = path.join(REPO_ROOT, 'resources');
 
 // Our finding codes per behaviour class, and GuardDog's rules mapped onto them (read from both rule lists).
 const DECODE_EXEC = ['py_exec_decoded', 'js_eval_decoded', 'shell_decode_exec', 'steganography_exec'];
-const OBFUSCATION = ['js_obfuscator_identifiers', 'hidden_after_whitespace', 'hex_escaped_strings', 'bidi_control_characters', 'zero_width_in_code', 'pyarmor_protected', 'py_long_encoded_blob', 'py_chr_arithmetic', 'js_long_encoded_blob', 'escaped_url', 'py_dynamic_import_os', 'js_hidden_module_name', ...DECODE_EXEC];
+const OBFUSCATION = ['js_obfuscator_identifiers', 'hidden_after_whitespace', 'hex_escaped_strings', 'bidi_control_characters', 'zero_width_in_code', 'pyarmor_protected', 'py_long_encoded_blob', 'py_chr_arithmetic', 'js_long_encoded_blob', 'escaped_url', 'py_dynamic_import_os', 'js_hidden_module_name', 'js_hidden_builtin_member', ...DECODE_EXEC];
 const SPAWN = ['runs_shell_command', 'hidden_window_process', 'js_detached_spawn', 'background_process_at_install', 'npm_install_script_shell', 'download_and_run', 'shell_download_pipe', 'install_hook_fetch', 'py_pip_install_at_runtime', 'starts_windows_executable', 'attack_chain', ...DECODE_EXEC];
 const DOWNLOAD_EXEC = ['downloads_executable', 'download_and_run', 'writes_downloaded_executable', 'shell_download_pipe', 'install_hook_fetch', 'js_eval_fetched', 'js_remote_command', 'attack_chain'];
 const EXFIL = ['reads_credential_files', 'reads_browser_or_app_secrets', 'discord_token_grabber', 'serialises_environment', 'py_serialises_environment', 'discord_webhook', 'telegram_bot_api', 'oast_host', 'tunnel_host', 'js_dns_exfiltration', 'shell_dns_exfiltration', 'url_with_ip_address', 'sends_host_data_in_url', 'js_form_skimmer', 'hidden_network_destination', 'attack_chain'];
@@ -249,6 +249,15 @@ if (process.argv.includes('--list')) {
 }
 const judged: Judged[] = [];
 for (const s of all) judged.push(await judge(s));
+const showAt = arg('--show');
+if (showAt !== undefined) {
+  // one snippet's code and every finding, for reading a miss (tuning half only unless --show-held-out)
+  for (const j of judged.filter((x) => `${path.basename(x.file)}:${x.line}` === showAt && (showHeldOut || side(x.family) === 'tuning'))) {
+    console.log(`--- ${j.expect} ${j.rule} ${j.file}:${j.line} -> ${j.verdict}\n${j.code}\n---`);
+    for (const f of j.findings) console.log(`  ${f.severity} ${f.code} ${f.file ?? ''}:${f.line ?? ''} ${(f.match ?? '').slice(0, 120)}`);
+  }
+  process.exit(0);
+}
 
 const classCaught = (j: Judged): boolean => j.findings.some((f) => atLeastMedium(f) && (CLASS_OF[j.family] ?? []).includes(f.code));
 const anyMedium = (j: Judged): boolean => j.findings.some(atLeastMedium);
