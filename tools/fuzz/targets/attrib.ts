@@ -6,7 +6,8 @@ import path from 'node:path';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { canonicalHash } from '../../../engines/core/canonical.js';
 import { VitrineError } from '../../../engines/core/errors.js';
-import { patternValues } from '../../../engines/core/stix-import.js';
+import { MAX_STIX_IMPORT_BYTES, patternValues } from '../../../engines/core/stix-import.js';
+import { MAX_BODY_BYTES } from '../../../engines/attrib/index.js';
 import { stixToScenario } from '../../../engines/attrib/ach/import.js';
 import { runAchRequest } from '../../../engines/attrib/ach/request.js';
 import { BUNDLED_SCENARIOS_RELATIVE, defaultResourcesDir, ScenarioLibrary } from '../../../engines/attrib/ach/scenario.js';
@@ -18,8 +19,9 @@ import { jsonProblem, type FuzzTarget } from '../fuzz.js';
 const utf8 = new TextDecoder();
 const enc = new TextEncoder();
 
-/** A request body as `jsonBody` reads it; not JSON is its 400. */
-function jsonRequestBody(input: Uint8Array): unknown {
+/** A request body as `jsonBody(limit)` reads it: over the route's limit is its 413, not JSON its 400. */
+function jsonRequestBody(input: Uint8Array, limit: number): unknown {
+  if (input.length > limit) throw new VitrineError('payload_too_large', 'request body is too large');
   try {
     return JSON.parse(utf8.decode(input)) as unknown;
   } catch {
@@ -119,21 +121,23 @@ export const TARGETS: readonly FuzzTarget[] = [
       return out;
     },
     run: (input) => {
-      const { assessment } = runAchRequest(jsonRequestBody(input), library, new Date('2026-12-01T00:00:00Z'));
+      const { assessment } = runAchRequest(jsonRequestBody(input, MAX_BODY_BYTES), library, new Date('2026-12-01T00:00:00Z'));
       return { assessment, bundle: assessmentToStix(assessment) };
     },
     check: (r, input) => jsonProblem(r, 64 * input.length + 1024 * 1024),
+    json: true,
   },
   {
     name: 'attrib-matrix-import',
     about: 'POST /matrices/import/stix: a STIX 2.1 bundle read as an ACH matrix (actors, campaigns, techniques, indicators, patterns)',
     seeds: stixSeeds,
     run: (input) => {
-      const body = jsonRequestBody(input);
+      const body = jsonRequestBody(input, MAX_STIX_IMPORT_BYTES);
       // What the route stores beside the matrix: the bundle's canonical hash.
       return { imported: stixToScenario(body), sha256: canonicalHash(body) };
     },
     check: (r, input) => jsonProblem(r, 8 * input.length + 64 * 1024),
+    json: true,
   },
   {
     name: 'attrib-stix-pattern',

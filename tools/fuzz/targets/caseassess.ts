@@ -8,7 +8,8 @@ import { canonicalHash } from '../../../engines/core/canonical.js';
 import { VitrineError } from '../../../engines/core/errors.js';
 import type { JobContext } from '../../../engines/core/jobs/protocol.js';
 import { openMemoryStore } from '../../../engines/core/store.js';
-import { validateCase } from '../../../engines/caseassess/case.js';
+import { MAX_CASE_BYTES, validateCase } from '../../../engines/caseassess/case.js';
+import { MAX_STIX_IMPORT_BYTES } from '../../../engines/core/stix-import.js';
 import { caseItems, getCase, importStixCase, saveCase, saveCaseChecked } from '../../../engines/caseassess/cases.js';
 import { stixToCase } from '../../../engines/caseassess/import.js';
 import { runAssessJob } from '../../../engines/caseassess/jobs.js';
@@ -20,8 +21,9 @@ const enc = new TextEncoder();
 const JOB: JobContext = { signal: new AbortController().signal, progress: () => undefined, log: () => undefined };
 const NOW = new Date('2026-12-01T00:00:00Z');
 
-/** A request body as `jsonBody` reads it; not JSON is its 400. */
-function jsonRequestBody(input: Uint8Array): unknown {
+/** A request body as `jsonBody(limit)` reads it: over the route's limit is its 413, not JSON its 400. */
+function jsonRequestBody(input: Uint8Array, limit: number): unknown {
+  if (input.length > limit) throw new VitrineError('payload_too_large', 'request body is too large');
   try {
     return JSON.parse(utf8.decode(input)) as unknown;
   } catch {
@@ -62,7 +64,7 @@ export const TARGETS: readonly FuzzTarget[] = [
       return out.slice(0, 8);
     },
     run: (input) => {
-      const body = jsonRequestBody(input);
+      const body = jsonRequestBody(input, MAX_CASE_BYTES);
       const kase = validateCase(body);
       const result = runAssessJob({ case: body, format: 'stix' }, JOB);
       // Saving without ?replace over a stored case of the same id never removes its evidence: it is refused (409) or keeps it all.
@@ -88,13 +90,14 @@ export const TARGETS: readonly FuzzTarget[] = [
       if (out.lost > 0) return `saving without replace lost ${out.lost} stored item(s)`;
       return jsonProblem(r, 64 * input.length + 1024 * 1024);
     },
+    json: true,
   },
   {
     name: 'caseassess-stix',
     about: 'POST /cases/import/stix: a STIX 2.1 bundle read as a case and stored, then the same bundle imported again over an edited case (merged, nothing lost)',
     seeds: stixSeeds,
     run: (input) => {
-      const body = jsonRequestBody(input);
+      const body = jsonRequestBody(input, MAX_STIX_IMPORT_BYTES);
       const imported = stixToCase(body);
       const db = openMemoryStore([caseassessService]);
       try {
@@ -115,5 +118,6 @@ export const TARGETS: readonly FuzzTarget[] = [
       if (out.lost > 0) return `importing again lost ${out.lost} item(s) of the stored case`;
       return jsonProblem(r, 16 * input.length + 64 * 1024);
     },
+    json: true,
   },
 ];

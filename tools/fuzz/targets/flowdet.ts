@@ -9,7 +9,7 @@ import { VitrineError } from '../../../engines/core/errors.js';
 import { bundleText, parseBundle, type ModelBundle } from '../../../engines/flowdet/bundle.js';
 import { loadData, type LoadedData } from '../../../engines/flowdet/data/datasets.js';
 import { splitCsvLine } from '../../../engines/core/ml/index.js';
-import { scoreFlows, TOP_CONTRIBUTIONS, type ScoreResponse } from '../../../engines/flowdet/score.js';
+import { MAX_SCORE_BODY_BYTES, scoreFlows, TOP_CONTRIBUTIONS, type ScoreResponse } from '../../../engines/flowdet/score.js';
 import { studyOnData, studySizes } from '../../../engines/flowdet/studies/run.js';
 import { corpusPath } from '../../../test/corpora.js';
 import type { FuzzTarget } from '../fuzz.js';
@@ -120,8 +120,9 @@ function scoreSeeds(): Uint8Array[] {
   return bodies.map((b) => new TextEncoder().encode(JSON.stringify(b)));
 }
 
-/** The body as the HTTP layer hands it over: JSON it cannot parse is answered 400 before scoring. */
+/** The body as the HTTP layer hands it over: over the route's limit is 413 and JSON it cannot parse 400, before scoring. */
 function score(input: Uint8Array): ScoreResponse {
+  if (input.length > MAX_SCORE_BODY_BYTES) throw new VitrineError('payload_too_large', 'request body is too large');
   let body: unknown;
   try {
     body = JSON.parse(new TextDecoder().decode(input)) as unknown;
@@ -177,5 +178,6 @@ export const TARGETS: readonly FuzzTarget[] = [
     },
     run: score,
     check: checkScore,
+    json: true,
   },
 ];

