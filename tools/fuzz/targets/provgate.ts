@@ -82,7 +82,13 @@ export const TARGETS: readonly FuzzTarget[] = [
       // Whatever a trusted key signed reaches the collector; only what canonical JSON cannot write is not signable.
       const envelopes = events.map((e: unknown) => {
         const ev = (typeof e === 'object' && e !== null ? e : {}) as Partial<StageEvent>;
-        const event: StageEvent = { stage: String(ev.stage), runId: String(ev.runId), payload: ev.payload ?? null };
+        // A signer writes the stage and run id as text; an array or object there is not an event anyone signs (and
+        // String() of an array nested 30,000 deep overflows the stack in the harness, not in provgate).
+        const text = (v: unknown): string => {
+          if (typeof v === 'object' && v !== null) throw new VitrineError('validation_failed', 'an event whose stage or run id is not text');
+          return String(v);
+        };
+        const event: StageEvent = { stage: text(ev.stage), runId: text(ev.runId), payload: ev.payload ?? null };
         try {
           stageEventBytes(event);
         } catch {
