@@ -1,7 +1,8 @@
 // Every command of every service's command line (read from its --help) given inputs that are not what it reads: no
-// argument, a missing path, an empty file, random bytes, JSON of the wrong shape, a folder, malformed option values and
-// an unknown option. Each run ends with an exit code and a message: never a thrown error, a stack trace, "internal
-// error" or no end. Commands that serve, watch, train or generate until stopped are left out (their own tests cover them).
+// argument, a missing path, an empty file, random bytes, JSON of the wrong shape, a folder, malformed option values,
+// an unknown option, and words named after Object.prototype members (`constructor`) as arguments, option values and
+// JSON values. Each run ends with an exit code and a message: never a thrown error, a stack trace, "internal error" or
+// no end. Commands that serve, watch, train or generate until stopped are left out (their own tests cover them).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,7 +41,12 @@ beforeAll(() => {
   mkdirSync(folder);
   writeFileSync(path.join(folder, 'a.json'), '[1,2');
   writeFileSync(path.join(folder, 'b.bin'), Buffer.from([0x4d, 0x5a, 0, 0]));
-  inputs = [[], [path.join(dir, 'missing', 'x.bin')], [empty], [random], [json], [folder], [random, '--limit', 'x', '--seed', '-1'], [random, '--no-such-option']];
+  // Words a command looks up in a table (a scenario, a format, a kind, a level), named after Object.prototype members.
+  const words = file('words.json', '{"type": "constructor", "kind": "toString", "format": "__proto__", "level": "valueOf", "objects": [{"type": "constructor"}]}');
+  inputs = [
+    [], [path.join(dir, 'missing', 'x.bin')], [empty], [random], [json], [folder], [random, '--limit', 'x', '--seed', '-1'], [random, '--no-such-option'],
+    ['constructor'], [words, '--format', 'constructor', '--kind', 'toString', '--level', '__proto__', '--min-level', 'valueOf'],
+  ];
 });
 
 afterAll(() => {
