@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
+import { ownEntry } from '../../core/own.js';
 import { forensicResourcesDir } from '../analysis/attack.js';
 import type { JsonRecord, JsonValue } from '../event.js';
 import type { EventView } from './rule.js';
@@ -93,15 +94,15 @@ export function bindingsOf(logsource: { readonly product?: string; readonly cate
   const winCategory = (c: string): boolean => c in m.sysmon_categories || c in m.windows_categories;
   if (product === 'windows' || (product === undefined && category !== undefined && winCategory(category))) {
     if (service !== undefined) {
-      const channels = m.windows_services[service];
+      const channels = ownEntry(m.windows_services, service);
       return channels === undefined ? `Windows service "${service}" has no known event log channel` : [windows(channels)];
     }
     if (category === undefined) return [{ accepts: (s) => s.family === 'windows', view: 'windows' }];
     const out: Binding[] = [];
-    const sysmon = m.sysmon_categories[category];
+    const sysmon = ownEntry(m.sysmon_categories, category);
     if (sysmon !== undefined) out.push(windows([m.sysmon_channel], sysmon.ids, sysmon.where ? { where: sysmon.where } : {}));
-    for (const src of m.windows_categories[category] ?? []) {
-      const fieldMap = src.fields !== undefined ? m.field_maps[src.fields] : undefined;
+    for (const src of ownEntry(m.windows_categories, category) ?? []) {
+      const fieldMap = src.fields !== undefined ? ownEntry(m.field_maps, src.fields) : undefined;
       out.push(windows(src.channels, src.ids, fieldMap !== undefined ? { fieldMap } : {}));
     }
     return out.length > 0 ? out : `Windows category "${category}" is not produced by the EVTX loader (no event log source)`;
@@ -109,8 +110,8 @@ export function bindingsOf(logsource: { readonly product?: string; readonly cate
   if (product === 'linux') {
     if (service === 'auditd') return [{ accepts: (s) => s.family === 'auditd', view: 'auditd' }];
     if (service !== undefined) {
-      if (!(service in m.linux_syslog_services)) return `Linux service "${service}" is not produced by our loaders`;
-      const programs = m.linux_syslog_services[service] ?? null;
+      if (!Object.hasOwn(m.linux_syslog_services, service)) return `Linux service "${service}" is not produced by our loaders`;
+      const programs = ownEntry(m.linux_syslog_services, service) ?? null;
       return [{ accepts: (s) => s.family === 'syslog' && (programs === null || programs.includes(s.program)), view: 'syslog' }];
     }
     if (category === 'process_creation') return [{ accepts: (s) => s.family === 'auditd' && s.exec, view: 'auditd-process' }];

@@ -40,3 +40,19 @@ describe('flow collection depth', () => {
     expect(sigmaRuleSetFromTexts([{ source: 'u/deep.yml', text }]).skipped.map((s) => s.reason)).toEqual(['not YAML']);
   });
 });
+
+describe('log sources named after Object.prototype members', () => {
+  it('are log sources the loaders do not produce: the rule is listed as inapplicable with its reason, the others load', () => {
+    const source = (product: string, field: string, value: string): string =>
+      `title: Odd ${value}\nstatus: test\nlevel: high\nlogsource:\n    product: ${product}\n    ${field}: ${value}\ndetection:\n    sel:\n        Image: x\n    condition: sel\n`;
+    const texts = [
+      ...['constructor', 'toString', '__proto__'].flatMap((w) => [source('windows', 'category', w), source('windows', 'service', w), source('linux', 'service', w)]),
+      rule(''),
+    ].map((text, i) => ({ source: `u/r${i}.yml`, text }));
+    const set = sigmaRuleSetFromTexts(texts);
+    expect(set.rules.map((r) => r.title)).toEqual(['Deep']);
+    expect(set.skipped).toEqual([]);
+    expect(set.inapplicable).toHaveLength(texts.length - 1);
+    for (const s of set.inapplicable) expect(s.reason).toMatch(/has no known event log channel|is not produced by/);
+  });
+});
