@@ -136,6 +136,15 @@ describe('preproc', () => {
     expect(r.events[2]?.attributes).toEqual({});
   });
 
+  it('reads columns named after Object.prototype members as columns: extra ones kept as attributes of that name', () => {
+    const text = ['#vitrine-preproc\t1', '#fields\ttime\taction\t__proto__\tconstructor\ttoString', '2024-01-01T00:00:00Z\tok.one\tp\tc\tt', '2024-01-01T00:00:01Z\tok.two\t-\t-\t-'].join('\n');
+    const r = loadText(text);
+    expect(r.events.map((e) => e.action)).toEqual(['ok.one', 'ok.two']);
+    expect(JSON.parse(JSON.stringify(r.events[0]?.attributes))).toEqual(JSON.parse('{"__proto__":"p","constructor":"c","toString":"t"}'));
+    expect(Object.getPrototypeOf(r.events[0]?.attributes)).toBe(Object.prototype);
+    expect(r.events[1]?.attributes).toEqual({});
+  });
+
   it('escapes round-trip', () => {
     for (const v of ['plain', 'tab\there', 'new\nline', 'back\\slash', '-', 'cr\rx']) expect(unescapePreproc(escapePreproc(v))).toBe(v);
     expect(escapePreproc('')).toBe('-');

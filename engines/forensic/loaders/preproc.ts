@@ -102,22 +102,23 @@ export const preprocLoader: Loader = {
         ctx.warn('column_count', cells.length < fields.length ? 'a line has fewer fields than #fields names (it may be cut short)' : 'a line has more fields than #fields names', where);
         continue;
       }
-      const row: Record<string, string | null> = {};
-      fields.forEach((f, i) => (row[f] = cell(cells[i])));
-      const action = row['action'] ?? null;
+      // A Map: a column may be named after an Object.prototype member (`__proto__`, `constructor`).
+      const row = new Map<string, string | null>();
+      fields.forEach((f, i) => row.set(f, cell(cells[i])));
+      const action = row.get('action') ?? null;
       if (action === null || !ACTION.test(action) || action.length > 128) {
         ctx.warn('bad_action', 'a line has no action in the dotted lower-case form', where);
         continue;
       }
-      const time = timeOf(row['time'] ?? null);
+      const time = timeOf(row.get('time') ?? null);
       if (time === null) {
         ctx.warn('bad_time', 'a line has a time that is neither ISO 8601 with a zone nor epoch seconds', where);
         continue;
       }
       const entity = (typeKey: string, nameKey: string): EventEntity | null => {
-        const name = row[nameKey] ?? null;
+        const name = row.get(nameKey) ?? null;
         if (name === null) return null;
-        const t = row[typeKey] ?? 'other';
+        const t = row.get(typeKey) ?? 'other';
         if (!(ENTITY_TYPES as readonly string[]).includes(t)) {
           ctx.warn('bad_entity_type', 'an entity type is not one of the known types; other was used', where);
           return { type: 'other', name: clip(name, 4096) };
@@ -125,15 +126,21 @@ export const preprocLoader: Loader = {
         return { type: t as EntityType, name: clip(name, 4096) };
       };
       const attributes: Record<string, JsonValue> = {};
-      for (const f of fields) if (!(PREPROC_COLUMNS as readonly string[]).includes(f) && row[f] !== null) attributes[f] = clip(row[f] as string, 16384);
-      const host = row['host'] ?? ctx.options.host ?? null;
+      for (const f of fields) {
+        const value = row.get(f) ?? null;
+        if ((PREPROC_COLUMNS as readonly string[]).includes(f) || value === null) continue;
+        // A column named `__proto__` is an own property too (an assignment would set the prototype instead).
+        if (f === '__proto__') Object.defineProperty(attributes, f, { value: clip(value, 16384), enumerable: true, writable: true, configurable: true });
+        else attributes[f] = clip(value, 16384);
+      }
+      const host = row.get('host') ?? ctx.options.host ?? null;
       yield ctx.event({
         actor: entity('actor_type', 'actor'),
         action,
         object: entity('object_type', 'object'),
         time,
         host,
-        summary: clip(row['summary'] ?? action, 512),
+        summary: clip(row.get('summary') ?? action, 512),
         attributes,
         record: { recordNumber: line.number, offset: line.offset, length: line.bytes.length, rawSha256: sha256Hex(line.bytes) },
       });
