@@ -30,6 +30,28 @@ const simple: AchScenario = parseScenario({
 
 
 describe('ACH scoring (Heuer)', () => {
+  it('scores hypotheses named after Object.prototype members as any other: finite scores, ratings as given or N', () => {
+    const odd = parseScenario({
+      title: 'Odd names',
+      hypotheses: [
+        { id: 'constructor', title: 'One' },
+        { id: 'toString', title: 'Two' },
+        { id: 'H3', title: 'Three' },
+      ],
+      evidence: [
+        { id: 'E1', summary: 'against three', credibility: 'high', relevance: 'high', ratings: { constructor: 'C', H3: 'II' } },
+        { id: 'E2', summary: 'against two', ratings: { toString: 'I' } },
+      ],
+    });
+    const a = analyzeScenario(odd, { now: NOW });
+    expect(a.leader).toBe('constructor');
+    for (const h of a.hypotheses) {
+      expect(Number.isFinite(h.inconsistency) && Number.isFinite(h.consistency), h.id).toBe(true);
+      expect(Object.keys(h.counts).sort()).toEqual(['C', 'CC', 'I', 'II', 'N', 'NA']);
+    }
+    expect(a.hypotheses.find((h) => h.id === 'toString')?.counts).toMatchObject({ I: 1, N: 1 });
+  });
+
   it('ranks by weighted inconsistency: the least inconsistent hypothesis leads', () => {
     const a = analyzeScenario(simple, { now: NOW });
     expect(a.leader).toBe('H1');

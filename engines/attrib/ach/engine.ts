@@ -18,6 +18,7 @@ import type {
 import { attackLookup } from '../../core/attack/lookup.js';
 import { canonicalHash } from '../../core/canonical.js';
 import { VitrineError } from '../../core/errors.js';
+import { ownEntry } from '../../core/own.js';
 import { RATINGS, type OverrideSpec } from './scenario.js';
 
 /** Weights of the credibility and relevance words (a number from 0 to 1 is taken as it is). */
@@ -163,7 +164,8 @@ function buildMatrix(s: AchScenario, options: AchOptions, at: string): { matrix:
     const row: AchRating[] = [];
     const src: AchRatingSource[] = [];
     for (const h of hypotheses) {
-      const given = e.ratings?.[h.id];
+      // Own entries only: a hypothesis may be called `constructor`.
+      const given = e.ratings === undefined ? undefined : ownEntry(e.ratings, h.id);
       const derived = given === undefined ? derivedRating(e, h.actor === undefined ? undefined : actors.get(h.actor)) : undefined;
       row.push(given ?? derived ?? 'N');
       src.push(given !== undefined ? 'scenario' : derived !== undefined ? 'derived' : 'default');
