@@ -62,6 +62,16 @@ describe('dataset-json', () => {
     expect(r.artifact.warningCounts).toEqual({ bad_json: 1 });
   });
 
+  it('skips an event nested past the limit with a warning naming where, at any depth, and keeps the others', () => {
+    const nested = (n: number): string => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+    const event = (n: number): string => `{"time":"2024-01-01T00:00:00Z","action":"a.b","attributes":{"deep":${nested(n)}}}`;
+    const lines = [JSON.stringify(header), event(3), event(2_000), event(200_000), event(60)];
+    const r = loadText(lines.join('\n'));
+    expect(r.events).toHaveLength(2);
+    expect(r.artifact.warningCounts).toEqual({ invalid_event: 2 });
+    expect(r.artifact.warnings[0]?.message).toMatch(/^an event does not match the dataset format \(attributes\.deep(\.a)+: nested deeper than 66 levels\)$/);
+  });
+
   it('takes by hand only events the schema takes, with the same fields', () => {
     const base = { time: '2024-01-01T00:00:00Z', host: 'h1', action: 'process.create', actor: { name: 'a.exe', type: 'process' }, object: { type: 'file', name: 'b' }, summary: 's', attributes: { pid: '1', data: { k: [1, 'x', null, true] } }, id: 'i' };
     const variants: unknown[] = [

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from '../../core/canonical.js';
 import { VitrineError } from '../../core/errors.js';
+import { jsonShapeIssue } from '../../core/json-text.js';
 import { issuesToDetails } from '../../core/validation.js';
 import { ENTITY_TYPES, LOADER_RELIABILITY, TIME_PRECISIONS, type EventDraft, type EventTime, type JsonRecord } from '../event.js';
 import { linesOf } from '../text.js';
@@ -122,6 +123,9 @@ export function plainDatasetEvent(v: unknown): DatasetEvent | null {
   return out;
 }
 
+/** An event's nesting: its attributes as deep as plainJson reads them (64 levels below `attributes`). */
+const EVENT_SHAPE = { maxDepth: 66, maxMembers: Number.MAX_SAFE_INTEGER };
+
 const FORMAT_MARK = /"format"\s*:\s*"vitrine\.forensic\.dataset"/;
 
 function timeOf(e: DatasetEvent, ctx: LoadContext, record: number): EventTime {
@@ -144,6 +148,12 @@ function draftOf(value: unknown, record: number, offset: number | undefined, len
   let e: DatasetEvent;
   if (isPlainDatasetEvent(value)) e = value as DatasetEvent;
   else {
+    // The schema's z.json() walks attributes recursively: an event nested past the limit is refused before it does.
+    const shape = jsonShapeIssue(value, EVENT_SHAPE);
+    if (shape !== undefined) {
+      ctx.warn('invalid_event', `an event does not match the dataset format (${shape.path === '' ? 'the event' : shape.path}: ${shape.issue})`, { record });
+      return null;
+    }
     const parsed = datasetEventSchema.safeParse(value);
     if (!parsed.success) {
       const first = issuesToDetails(parsed.error.issues)[0];

@@ -139,4 +139,13 @@ describe('timeline formats', () => {
     expect(r.artifact.warningCounts).toEqual({ unrecognised_record: 2, bad_json: 1 });
     expect(r.artifact.warnings.at(-1)).toMatchObject({ code: 'bad_json', line: 4, message: 'the last line is cut short or not JSON' });
   });
+
+  it('skips a JSON line nested past 64 levels with a warning and keeps the lines around it', () => {
+    const good = '{"message":"m","datetime":"2020-01-01T00:00:00+00:00","timestamp_desc":"t"}';
+    const deep = (n: number): string => `{"message":"d","datetime":"2020-01-01T00:00:01+00:00","timestamp":${'['.repeat(n)}1${']'.repeat(n)}}`;
+    const r = loadText([good, deep(100_000), deep(40), good].join('\n'));
+    expect(r.events).toHaveLength(3);
+    expect(r.artifact.warningCounts).toEqual({ unrecognised_record: 1 });
+    expect(r.artifact.warnings[0]).toMatchObject({ line: 2, message: 'a JSON line is nested deeper than 64 levels' });
+  });
 });

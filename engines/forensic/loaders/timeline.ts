@@ -1,5 +1,6 @@
 // Timeline-tool output: plaso JSON lines, l2t CSV, TLN and dynamic CSV; Timesketch CSV/JSONL; the cloud audit JSON lines plaso reads.
 import { sha256Hex } from '../../core/canonical.js';
+import { jsonShapeIssue } from '../../core/json-text.js';
 import type { EventEntity, EventTime, JsonRecord, JsonValue } from '../event.js';
 import { LOADER_RELIABILITY } from '../event.js';
 import { csvRecords, linesOf, type TextLine } from '../text.js';
@@ -317,6 +318,9 @@ function csvFlavour(firstLine: string): CsvFlavour | 'tln' | null {
 
 const kind = 'timeline' as const;
 
+/** How deep a JSON-lines record may nest. */
+const RECORD_SHAPE = { maxDepth: 64, maxMembers: Number.MAX_SAFE_INTEGER };
+
 function* jsonLines(lines: Iterable<TextLine>, ctx: LoadContext, size: number): Generator<DraftFields> {
   for (const line of lines) {
     if (line.number % 2048 === 0) {
@@ -329,6 +333,11 @@ function* jsonLines(lines: Iterable<TextLine>, ctx: LoadContext, size: number): 
     const where = { line: line.number, offset: line.offset };
     if (!isObj(value)) {
       ctx.warn('unrecognised_record', 'a line is not a JSON object', where);
+      continue;
+    }
+    // Values are turned into text (String of an array joins it recursively): a record nested past the limit is skipped first.
+    if (jsonShapeIssue(value, RECORD_SHAPE) !== undefined) {
+      ctx.warn('unrecognised_record', 'a JSON line is nested deeper than 64 levels', where);
       continue;
     }
     const format = jsonRecordFormat(value);
