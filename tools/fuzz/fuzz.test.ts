@@ -62,6 +62,14 @@ describe('fuzz harness', () => {
     expect(await crashes(toyJson, 3, 2000, undefined)).toBe(0);
   });
 
+  it('byte mutations write names every object inherits over words, so a table read by a plain index is reached', async () => {
+    const toyWords = TARGETS.find((t) => t.name === 'toy-words')!;
+    expect(await crashes(toyWords, 1, 2000, undefined)).toBeGreaterThan(0);
+    const r = await campaign(toyWords.seeds(), { run: (b) => runOnce(toyWords, b) }, { seconds: 60, seed: 1, maxBytes: 4096, maxRuns: 2000 });
+    expect(r.findings.map((f) => f.signature)).toEqual([expect.stringMatching(/^crash TypeError at tools\/fuzz\/toy\.fixture\.ts:\d+$/)]);
+    expect(dec.decode(r.findings[0]!.input)).toMatch(/proto=(constructor|__proto__|toString|valueOf|hasOwnProperty)/);
+  });
+
   it('structure mutations are seeded, valid JSON, and edit keys, values, depth and repetition', () => {
     const seeds = toyJson.seeds();
     const take = (s: number): string[] => {
@@ -123,7 +131,7 @@ describe('fuzz harness', () => {
   }, 60_000);
 
   it('a finding of a structure mutation is shrunk on its bytes and still reproduces', async () => {
-    const r = await campaign(toyJson.seeds(), { run: (b) => runOnce(toyJson, b) }, { seconds: 60, seed: 3, maxBytes: 4096, maxRuns: 2000, json: true });
+    const r = await campaign(toyJson.seeds(), { run: (b) => runOnce(toyJson, b) }, { seconds: 60, seed: 1, maxBytes: 4096, maxRuns: 2000, json: true });
     expect(r.findings.length).toBe(1);
     const f = r.findings[0]!;
     expect(f.signature).toMatch(/^crash RangeError at tools\/fuzz\/toy\.fixture\.ts:\d+$/);

@@ -113,6 +113,10 @@ const INTERESTING_32 = [0, 1, 0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0xffff, 0
 
 type Mutator = (rand: () => number, b: Uint8Array, other: Uint8Array) => Uint8Array;
 
+/** Names of Object.prototype members, as the word mutation writes them. */
+const WORD_TOKENS: readonly Uint8Array[] = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty'].map((w) => new TextEncoder().encode(w));
+const isWordByte = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+
 const pick = (rand: () => number, n: number): number => Math.floor(rand() * n);
 
 const MUTATORS: readonly Mutator[] = [
@@ -192,6 +196,21 @@ const MUTATORS: readonly Mutator[] = [
     const src = pick(r, b.length - n + 1);
     const dst = pick(r, b.length - n + 1);
     o.copyWithin(dst, src, src + n);
+    return o;
+  },
+  // a word replaced by (or, between words, a token inserted of) a name every object inherits: `constructor`, `__proto__`
+  // ... reach a look-up table written as an object literal (a record type, a protocol, a level) as a key it holds
+  (r, b) => {
+    const token = WORD_TOKENS[pick(r, WORD_TOKENS.length)]!;
+    const at = pick(r, b.length + 1);
+    let start = at;
+    let end = at;
+    while (start > 0 && at - start < 64 && isWordByte(b[start - 1]!)) start--;
+    while (end < b.length && end - at < 64 && isWordByte(b[end]!)) end++;
+    const o = new Uint8Array(start + token.length + b.length - end);
+    o.set(b.subarray(0, start));
+    o.set(token, start);
+    o.set(b.subarray(end), start + token.length);
     return o;
   },
 ];

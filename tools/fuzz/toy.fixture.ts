@@ -1,4 +1,5 @@
-// A parser with planted faults, for the harness's own tests: 'T' then a length byte, then that many bytes.
+// Parsers with planted faults, for the harness's own tests: 'T' then a length byte, then that many bytes; a JSON body;
+// name=value lines read through a look-up table.
 import { VitrineError } from '../../engines/core/errors.js';
 import type { FuzzTarget } from './fuzz.js';
 
@@ -38,6 +39,25 @@ function parseToyJson(b: Uint8Array): number {
   return total;
 }
 
+/** Protocol numbers by name, as an object literal: the planted fault reads it with a plain index. */
+const TOY_PROTOCOLS: Readonly<Record<string, number>> = { tcp: 6, udp: 17, icmp: 1 };
+
+/**
+ * `name=value` lines where `proto` names a protocol looked up in a table by a plain index: a protocol named after an
+ * Object.prototype member (`constructor`) hands back a function, and the planted fault throws a TypeError on it.
+ */
+function parseToyWords(b: Uint8Array): number[] {
+  const out: number[] = [];
+  for (const line of new TextDecoder().decode(b).split('\n')) {
+    const m = /^proto=(\w+)$/.exec(line.trim());
+    if (m === null) continue;
+    const n = TOY_PROTOCOLS[m[1]!] ?? 0;
+    if (typeof n !== 'number') throw new TypeError('a protocol number that is not a number');
+    out.push(n);
+  }
+  return out;
+}
+
 export const TARGETS: readonly FuzzTarget[] = [
   {
     name: 'toy',
@@ -59,5 +79,11 @@ export const TARGETS: readonly FuzzTarget[] = [
     seeds: () => ['{"items":[{"id":"a","count":3},{"id":"b","count":12}]}', '{"items":[]}', '{"items":[{"id":"c","count":7,"tags":["x","y"]}]}'].map((t) => new TextEncoder().encode(t)),
     run: parseToyJson,
     json: true,
+  },
+  {
+    name: 'toy-words',
+    about: 'a planted fault behind a table look-up by a plain index: a protocol named constructor',
+    seeds: () => ['proto=tcp\nproto=udp\n', 'host=a\nproto=icmp\n'].map((t) => new TextEncoder().encode(t)),
+    run: parseToyWords,
   },
 ];
