@@ -140,6 +140,17 @@ describe('timeline formats', () => {
     expect(r.artifact.warnings.at(-1)).toMatchObject({ code: 'bad_json', line: 4, message: 'the last line is cut short or not JSON' });
   });
 
+  it('cuts every text a JSON line gives an event to 4,096 characters: entities, host, action, time source and attributes', () => {
+    const big = 'x'.repeat(200_000);
+    const plaso = JSON.stringify({ __container_type__: 'event', data_type: big, timestamp: 1437764461000000, timestamp_desc: big, message: big, hostname: big, filename: big, username: big });
+    const sketch = JSON.stringify({ message: big, datetime: '2015-07-24T19:01:01+00:00', timestamp_desc: big, hostname: big, username: big, extra: big });
+    const cloud = JSON.stringify({ EventId: 'e1', EventName: big, EventSource: big, EventTime: '2022-02-08 09:23:37+11:00', Username: big, Resources: [{ ResourceName: big }] });
+    const r = loadText(['{"message":"m","datetime":"2020-01-01T00:00:00+00:00","timestamp_desc":"t"}', plaso, sketch, cloud].join('\n'));
+    expect(r.events).toHaveLength(4);
+    const longest = (v: unknown): number => (typeof v === 'string' ? v.length : v !== null && typeof v === 'object' ? Math.max(0, ...Object.values(v).map(longest)) : 0);
+    for (const e of r.events) expect(longest(e)).toBeLessThanOrEqual(4096 + 64);
+  });
+
   it('skips a JSON line nested past 64 levels with a warning and keeps the lines around it', () => {
     const good = '{"message":"m","datetime":"2020-01-01T00:00:00+00:00","timestamp_desc":"t"}';
     const deep = (n: number): string => `{"message":"d","datetime":"2020-01-01T00:00:01+00:00","timestamp":${'['.repeat(n)}1${']'.repeat(n)}}`;

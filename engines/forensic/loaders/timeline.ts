@@ -20,8 +20,9 @@ function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** A text field, cut to 4,096 characters as summaries and attributes are (clip), so one huge field cannot swell the event; null when empty. */
 function str(v: unknown): string | null {
-  if (typeof v === 'string') return v === '' || v === '-' ? null : v;
+  if (typeof v === 'string') return v === '' || v === '-' ? null : clip(v, 4096);
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   return null;
 }
