@@ -6,6 +6,7 @@ import type { FindingIndicator, FindingIndicatorType, StixImportSummary } from '
 import { C0_DEL, stripControlCharacters } from './control-characters.js';
 import { VitrineError, type ErrorDetail } from './errors.js';
 import { checkJsonShape } from './json-text.js';
+import { ownEntry } from './own.js';
 import { SCO_TYPES, validateStixObject, type StixObject } from './stix.js';
 import { validate } from './validation.js';
 
@@ -344,7 +345,7 @@ function unescape(body: string): string {
 export function scoValue(o: StixObject): FindingIndicator | undefined {
   const v = o['value'];
   const simple: Readonly<Record<string, FindingIndicatorType>> = { 'ipv4-addr': 'ipv4', 'ipv6-addr': 'ipv6', 'domain-name': 'domain', url: 'url', 'email-addr': 'email' };
-  const t = simple[o.type];
+  const t = ownEntry(simple, o.type);
   if (t !== undefined && typeof v === 'string' && v !== '' && v.length <= 2048) return { type: t, value: v };
   if (o.type === 'file') {
     const hashes = (typeof o['hashes'] === 'object' && o['hashes'] !== null ? o['hashes'] : {}) as Record<string, unknown>;

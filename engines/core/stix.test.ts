@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../test/corpora.js';
 import { VitrineError } from './errors.js';
-import { patternComparisons, patternValues } from './stix-import.js';
+import { patternComparisons, patternValues, scoValue } from './stix-import.js';
 import {
   STIX_NAMESPACE,
   assertStixObject,
@@ -340,5 +340,13 @@ describe('STIX pattern tokenizer', () => {
     const colons = `${'a:b '.repeat(25_000)}[domain-name:value = 'example.org']`;
     expect(patternValues(colons).values).toEqual([{ type: 'domain', value: 'example.org' }]);
     expect(patternValues(`[x:y = '${"\\'".repeat(30_000)}`).values).toEqual([]);
+  });
+});
+
+describe('the indicator an SCO holds itself', () => {
+  it('is read for the indicator types only, never for a type named after an Object.prototype member', () => {
+    const sco = (type: string): StixObject => ({ type, id: `${type}--6ba7b810-9dad-41d1-80b4-00c04fd430c8`, value: '198.51.100.7' }) as unknown as StixObject;
+    expect(scoValue(sco('ipv4-addr'))).toEqual({ type: 'ipv4', value: '198.51.100.7' });
+    for (const type of ['constructor', 'toString', '__proto__']) expect(scoValue(sco(type)), type).toBeUndefined();
   });
 });
