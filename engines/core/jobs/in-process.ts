@@ -1,5 +1,6 @@
 // A JobRunner that runs jobs in the calling process: for standalone command lines, where the process is the job.
 import { VitrineError } from '../errors.js';
+import { ownEntry } from '../own.js';
 import type { JobContext, JobRunner, JobTable, LogLevel, RunOptions } from './protocol.js';
 
 export interface InProcessOptions {
@@ -18,7 +19,7 @@ export class InProcessRunner implements JobRunner {
   ) {}
 
   async run(type: string, payload: unknown, options: RunOptions = {}): Promise<unknown> {
-    const handler = Object.prototype.hasOwnProperty.call(this.table, type) ? this.table[type] : undefined;
+    const handler = ownEntry(this.table, type);
     if (!handler) throw new VitrineError('not_found', 'unknown job type');
     if (options.signal?.aborted) throw new VitrineError('cancelled', 'the job was cancelled');
     const controller = new AbortController();

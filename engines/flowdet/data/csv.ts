@@ -1,6 +1,7 @@
 // Flow CSV loading: infers the dataset schema from the header (with the real files' quirks) and cleans values onto it.
 import { feedFileLines, parseNumericCell, splitCsvLine, type FeatureMatrix } from '../../core/ml/index.js';
 import { VitrineError } from '../../core/errors.js';
+import { ownEntry } from '../../core/own.js';
 import { deriveInPlace } from '../constraints/validity.js';
 import { cicids2017Schema, SYNTHETIC_FEATURES, syntheticSchema, unswNb15Schema, type FlowSchema } from './schema.js';
 
@@ -83,7 +84,7 @@ const UNSW_ALIASES: Readonly<Record<string, string>> = {
 function unswName(name: string): string {
   const key = trimName(name).toLowerCase().replace(/\s+/g, '');
   // Own names only: a column named `constructor` or `toString` is not an alias.
-  return Object.hasOwn(UNSW_ALIASES, key) ? UNSW_ALIASES[key]! : key;
+  return ownEntry(UNSW_ALIASES, key) ?? key;
 }
 
 /**
@@ -111,7 +112,7 @@ export function cicKey(name: string): string {
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((w) => w !== '' && w !== 'of')
-    .flatMap((w) => (Object.hasOwn(CIC_WORDS, w) ? CIC_WORDS[w]! : w).split(' '));
+    .flatMap((w) => (ownEntry(CIC_WORDS, w) ?? w).split(' '));
   return [...new Set(words)].sort().join(' ');
 }
 

@@ -110,8 +110,9 @@ export function bindingsOf(logsource: { readonly product?: string; readonly cate
   if (product === 'linux') {
     if (service === 'auditd') return [{ accepts: (s) => s.family === 'auditd', view: 'auditd' }];
     if (service !== undefined) {
-      if (!Object.hasOwn(m.linux_syslog_services, service)) return `Linux service "${service}" is not produced by our loaders`;
-      const programs = ownEntry(m.linux_syslog_services, service) ?? null;
+      // A service's programs, or null for any program; undefined when the service is not mapped.
+      const programs = ownEntry(m.linux_syslog_services, service);
+      if (programs === undefined) return `Linux service "${service}" is not produced by our loaders`;
       return [{ accepts: (s) => s.family === 'syslog' && (programs === null || programs.includes(s.program)), view: 'syslog' }];
     }
     if (category === 'process_creation') return [{ accepts: (s) => s.family === 'auditd' && s.exec, view: 'auditd-process' }];
