@@ -37,6 +37,11 @@ function balanced(code: string, open: number): string {
   return code.slice(open, end);
 }
 
+/** A pattern matching any of `names` as a whole word, or null when there is none. */
+function anyName(names: ReadonlySet<string>): RegExp | null {
+  return names.size > 0 ? new RegExp(`\\b(?:${[...names].join('|')})\\b`) : null;
+}
+
 export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
   const aliases: string[] = [];
   for (const m of code.matchAll(/\bimport\s+[^\n]*?\b(b64decode|decompress|loads|b32decode|unhexlify|decodebytes|urlopen|Fernet)\s+as\s+(\w+)/g)) if (m[2]) aliases.push(m[2]);
@@ -46,19 +51,28 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
   const decode = aliases.length > 0 ? new RegExp(`${PY_DECODE.source}|\\b(?:${aliases.join('|')})\\s*\\(`) : PY_DECODE;
   const tainted = new Set<string>();
   const assignments = [...code.matchAll(/^[ \t]*([A-Za-z_]\w*)\s*=\s*([^\n]{1,4000})/gm)];
-  for (const m of assignments) if (m[1] && m[2] && decode.test(blankLiterals(m[2]))) tainted.add(m[1]);
+  // Each assigned text with its string literals blanked, made once for the passes below.
+  const blanked = assignments.map((m) => blankLiterals(m[2] ?? ''));
+  assignments.forEach((m, i) => {
+    if (m[1] && decode.test(blanked[i]!)) tainted.add(m[1]);
+  });
   // one step on: `code = marshal.loads(blob)` where blob was decoded
-  const decoded = tainted.size > 0 ? new RegExp(`\\b(?:${[...tainted].join('|')})\\b`) : null;
-  if (decoded !== null) for (const m of assignments) if (m[1] && m[2] && PY_LOADS.test(m[2]) && decoded.test(blankLiterals(m[2]))) tainted.add(m[1]);
-  const taint = tainted.size > 0 ? new RegExp(`\\b(?:${[...tainted].join('|')})\\b`) : null;
+  const decoded = anyName(tainted);
+  if (decoded !== null)
+    assignments.forEach((m, i) => {
+      if (m[1] && m[2] && PY_LOADS.test(m[2]) && decoded.test(blanked[i]!)) tainted.add(m[1]);
+    });
+  const taint = anyName(tainted);
   // names holding a download (`payload = requests.get(u).text`, `r = urlopen(u)` then `code = r.read()`): run by
   // exec/eval/compile they are fetched code, as a fetch written inside the call is
   const fetched = new Set<string>();
   for (let step = 0; step < 2; step++) {
-    const known = fetched.size > 0 ? new RegExp(`\\b(?:${[...fetched].join('|')})\\b`) : null;
-    for (const m of assignments) if (m[1] && m[2] && (PY_FETCH.test(blankLiterals(m[2])) || (known !== null && known.test(blankLiterals(m[2]))))) fetched.add(m[1]);
+    const known = anyName(fetched);
+    assignments.forEach((m, i) => {
+      if (m[1] && (PY_FETCH.test(blanked[i]!) || (known !== null && known.test(blanked[i]!)))) fetched.add(m[1]);
+    });
   }
-  const fetchTaint = fetched.size > 0 ? new RegExp(`\\b(?:${[...fetched].join('|')})\\b`) : null;
+  const fetchTaint = anyName(fetched);
   const hits: DetectorHit[] = [];
   const sinks = /(?<![\w.])(?:exec|eval|compile|execfile)\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.(?:call|run|Popen|check_output|check_call|getoutput)\s*\(|\bgetattr\s*\(\s*__builtins__[^)]*\)\s*\(|\bbuiltins\s*\.\s*(?:exec|eval)\s*\(/g;
   for (const m of code.matchAll(sinks)) {
@@ -67,8 +81,10 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
     const codeSink = /^(?:exec|eval|compile|execfile|getattr|builtins)/.test(m[0]);
     // a reversed name straight into exec/eval (`exec(s[::-1])`) is reversed code whatever the name holds
     const reversed = codeSink && /\[\s*::\s*-1\s*\]/.test(args);
-    const fetchedArg = codeSink && (PY_FETCH.test(args) || (fetchTaint !== null && fetchTaint.test(blankLiterals(args).replace(/\b\w+\s*=(?!=)/g, ''))));
-    if (decode.test(args) || reversed || fetchedArg || (taint !== null && taint.test(blankLiterals(args).replace(/\b\w+\s*=(?!=)/g, '')))) hits.push({ offset: m.index, text: code.slice(m.index, open) + args });
+    // the names the arguments read (literals blanked, keyword names dropped)
+    const argNames = taint !== null || fetchTaint !== null ? blankLiterals(args).replace(/\b\w+\s*=(?!=)/g, '') : '';
+    const fetchedArg = codeSink && (PY_FETCH.test(args) || (fetchTaint !== null && fetchTaint.test(argNames)));
+    if (decode.test(args) || reversed || fetchedArg || (taint !== null && taint.test(argNames))) hits.push({ offset: m.index, text: code.slice(m.index, open) + args });
     if (hits.length > 50) break;
   }
   return hits;
