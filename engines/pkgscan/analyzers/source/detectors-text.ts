@@ -343,6 +343,25 @@ function namesRead(expr: string): string[] {
 }
 
 /**
+ * Whether the text `start` (a lookup call), followed through the file's assignments (`defs`, three steps), holds what
+ * `data` matches. `read` gives the names a step's texts read.
+ */
+function carriesData(start: string, defs: ReadonlyMap<string, readonly string[]>, data: RegExp, read: (texts: readonly string[]) => string[]): boolean {
+  let flow = start;
+  let names = read([start]);
+  const seen = new Set<string>();
+  for (let step = 0; step < 3 && !data.test(flow); step++) {
+    const next = names.filter((n) => !seen.has(n) && defs.has(n));
+    if (next.length === 0) break;
+    for (const n of next) seen.add(n);
+    const texts = next.flatMap((n) => defs.get(n) ?? []);
+    flow += `\n${texts.join('\n')}`;
+    names = read(texts);
+  }
+  return data.test(flow);
+}
+
+/**
  * A Python resolver call whose name is built at run time around a literal domain and carries host or user data
  * (followed through the file's assignments, three steps): `socket.gethostbyname(f"{key}.collector.example")`.
  * `socket.gethostbyname(socket.gethostname())` (the host's own address) builds no name; a name under a local or
@@ -354,18 +373,7 @@ function pythonLookupOfData(code: string, defs: Map<string, string[]>): Detector
     const open = code.indexOf('(', m.index);
     const call = balanced(code, open);
     if (!BUILT_DOMAIN.test(call) || LOCAL_SUFFIX.test(call)) continue;
-    let flow = call;
-    let names = namesRead(call);
-    const seen = new Set<string>();
-    for (let step = 0; step < 3 && !PY_RESOLVER_DATA.test(flow); step++) {
-      const next = names.filter((n) => !seen.has(n) && defs.has(n));
-      if (next.length === 0) break;
-      for (const n of next) seen.add(n);
-      const texts = next.flatMap((n) => defs.get(n) ?? []);
-      flow += `\n${texts.join('\n')}`;
-      names = texts.flatMap(namesRead);
-    }
-    if (PY_RESOLVER_DATA.test(flow)) hits.push({ offset: m.index, text: `${code.slice(m.index, open)}${call.slice(0, 200)}` });
+    if (carriesData(call, defs, PY_RESOLVER_DATA, (texts) => texts.flatMap(namesRead))) hits.push({ offset: m.index, text: `${code.slice(m.index, open)}${call.slice(0, 200)}` });
   }
   return hits;
 }
@@ -383,17 +391,7 @@ export function lookupOfData({ code, path: file }: DetectorInput): DetectorHit[]
   for (const m of code.matchAll(LOOKUP_CALL)) {
     const open = code.indexOf('(', m.index);
     const call = balanced(code, open);
-    let flow = call;
-    let frontier = call;
-    const seen = new Set<string>();
-    for (let step = 0; step < 3 && !LOOKUP_DATA.test(flow); step++) {
-      const names = [...blankLiterals(frontier).matchAll(/[A-Za-z_$][\w$]*/g)].map((x) => x[0]).filter((n) => !seen.has(n) && defs.has(n));
-      if (names.length === 0) break;
-      for (const n of names) seen.add(n);
-      frontier = names.flatMap((n) => defs.get(n) ?? []).join('\n');
-      flow += `\n${frontier}`;
-    }
-    if (LOOKUP_DATA.test(flow)) hits.push({ offset: m.index, text: `${code.slice(m.index, open)}${call.slice(0, 200)}` });
+    if (carriesData(call, defs, LOOKUP_DATA, (texts) => [...blankLiterals(texts.join('\n')).matchAll(/[A-Za-z_$][\w$]*/g)].map((x) => x[0]))) hits.push({ offset: m.index, text: `${code.slice(m.index, open)}${call.slice(0, 200)}` });
   }
   return hits;
 }
