@@ -322,8 +322,11 @@ export function jsDnsExfil({ code, ast }: DetectorInput): DetectorHit[] {
   return hits;
 }
 
-/** Node's modules whose functions run processes, name the host or open connections. */
-const SENSITIVE_MODULE = /^(?:node:)?(?:child_process|os|http|https|net|dns|http2|tls|dgram)$/;
+/** Node's modules whose functions run processes, name the host or open connections (an alternation of names). */
+export const SENSITIVE_MODULES = 'child_process|os|https?|net|dns|http2|tls|dgram';
+const SENSITIVE_MODULE = new RegExp(`^(?:node:)?(?:${SENSITIVE_MODULES})$`);
+/** `require('<sensitive module>')[` : a module indexed where it is required. */
+const SENSITIVE_REQUIRE_INDEXED = new RegExp(`require\\s*\\(\\s*['"\`](?:node:)?(?:${SENSITIVE_MODULES})['"\`]\\s*\\)\\s*\\[`);
 /** A key text that only exists to hide a name: a decoder, char codes, an escaped literal, a reflective search. */
 const HIDING_KEY = /Buffer\.from\s*\(|String\.fromCharCode\s*\(|\batob\s*\(|\bunescape\s*\(|\\x[0-9a-f]{2}|\\u[0-9a-f{]|\.reverse\s*\(|Object\.(?:keys|getOwnPropertyNames|entries)\s*\(/i;
 
@@ -349,7 +352,7 @@ export function jsHiddenBuiltinMember({ code, ast }: DetectorInput): DetectorHit
       for (const sp of (a['specifiers'] as AnyNode[]) ?? []) if (sp.type !== 'ImportSpecifier') modules.add(String(node(sp['local'] as acorn.Node)['name']));
     }
   });
-  if (modules.size === 0 && !/require\s*\(\s*['"`](?:node:)?(?:child_process|os|https?|net|dns|http2|tls|dgram)['"`]\s*\)\s*\[/.test(code)) return [];
+  if (modules.size === 0 && !SENSITIVE_REQUIRE_INDEXED.test(code)) return [];
   const defs = definitions(ast, code);
   // a bundle reuses one-letter names in every function: a name given anything besides the module is not the module
   for (const name of [...modules]) if ((defs.get(name) ?? []).length !== 1) modules.delete(name);

@@ -1,7 +1,7 @@
 // Structural checks the YAML rules name by `detector:`: the table of detectors (JavaScript ones in detectors-js.ts,
 // Python and text ones in detectors-text.ts, npm hook ones here) and the cheap pre-checks before a detector runs.
 import type * as acorn from 'acorn';
-import { jsDetachedSpawn, jsDnsExfil, jsDynamicRequire, jsEnvSerialise, jsEvalDecoded, jsEvalFetched, jsHiddenBuiltinMember } from './detectors-js.js';
+import { jsDetachedSpawn, jsDnsExfil, jsDynamicRequire, jsEnvSerialise, jsEvalDecoded, jsEvalFetched, jsHiddenBuiltinMember, SENSITIVE_MODULES } from './detectors-js.js';
 import { chmodThenRun, fetchPipeRun, lookupOfData, normaliseDependency, pthExecutable, pyCmdclassInstall, pyExecDecoded, pyImportTimeInstall } from './detectors-text.js';
 import type { HookCommand } from './hooks.js';
 import type { DetectorName } from './rules.js';
@@ -61,7 +61,7 @@ export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, RegExp>> = {
   js_env_serialise: /process(?:\.env|\s*\[\s*['"`]env)/,
   js_dynamic_require: /\brequire\s*\(/,
   js_dns_exfil: /\bdns\b|[Rr]esolver/,
-  js_hidden_builtin_member: /\b(?:child_process|os|https?|net|dns|http2|tls|dgram)['"`]/,
+  js_hidden_builtin_member: new RegExp(`\\b(?:${SENSITIVE_MODULES})['"\`]`),
   py_exec_decoded: /./,
   py_cmdclass_install: /./,
   pth_executable: /./,
