@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { VitrineError } from '../../engines/core/errors.js';
 import { mulberry32 } from '../../engines/core/random.js';
-import { mutateJson, parseJsonSeed, type JsonMode } from './json-mutate.js';
+import { mutateJson, parseJsonSeed, pick, type JsonMode } from './json-mutate.js';
 
 export type { JsonMode } from './json-mutate.js';
 
@@ -117,7 +117,6 @@ type Mutator = (rand: () => number, b: Uint8Array, other: Uint8Array) => Uint8Ar
 const WORD_TOKENS: readonly Uint8Array[] = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty'].map((w) => new TextEncoder().encode(w));
 const isWordByte = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
 
-const pick = (rand: () => number, n: number): number => Math.floor(rand() * n);
 
 const MUTATORS: readonly Mutator[] = [
   // truncate

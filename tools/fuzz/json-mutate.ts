@@ -152,7 +152,8 @@ function keysOf(all: readonly Slot[]): string[] {
   return out;
 }
 
-const pick = (rand: () => number, n: number): number => Math.floor(rand() * n);
+/** A whole number below `n` from a seeded generator (the byte mutations of fuzz.ts use it too). */
+export const pick = (rand: () => number, n: number): number => Math.floor(rand() * n);
 const oneOf = <T>(rand: () => number, xs: readonly T[]): T => xs[pick(rand, xs.length)]!;
 const raw = (text: string): Node => ({ k: 'raw', text });
 const str = (s: string): Node => raw(JSON.stringify(s));
