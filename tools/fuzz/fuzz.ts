@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { VitrineError } from '../../engines/core/errors.js';
+import { parseJsonText } from '../../engines/core/json-text.js';
 import { mulberry32 } from '../../engines/core/random.js';
 import { mutateJson, parseJsonSeed, pick, type JsonMode } from './json-mutate.js';
 
@@ -49,6 +50,15 @@ export interface Finding {
 }
 
 export const isRefusal = (e: unknown): boolean => e instanceof VitrineError;
+
+/**
+ * A request body as the routes' `jsonBody(limit)` reads it, for the targets of JSON routes: over `limit` bytes is the
+ * route's 413, UTF-8 (a byte-order mark dropped) that is not JSON its 400.
+ */
+export function jsonRequestBody(input: Uint8Array, limit: number): unknown {
+  if (input.length > limit) throw new VitrineError('payload_too_large', 'request body is too large');
+  return parseJsonText(new TextDecoder().decode(input), 'bad_request', 'the request body is not valid JSON');
+}
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..') + path.sep;
 

@@ -14,20 +14,10 @@ import { BUNDLED_SCENARIOS_RELATIVE, defaultResourcesDir, ScenarioLibrary } from
 import { assessmentToStix } from '../../../engines/attrib/ach/stix.js';
 import { MAX_TEXT_CHARS } from '../../../engines/attrib/extract/extract.js';
 import type * as AttribJobs from '../../../engines/attrib/jobs.js';
-import { jsonProblem, type FuzzTarget } from '../fuzz.js';
+import { jsonProblem, jsonRequestBody, type FuzzTarget } from '../fuzz.js';
 
 const utf8 = new TextDecoder();
 const enc = new TextEncoder();
-
-/** A request body as `jsonBody(limit)` reads it: over the route's limit is its 413, not JSON its 400. */
-function jsonRequestBody(input: Uint8Array, limit: number): unknown {
-  if (input.length > limit) throw new VitrineError('payload_too_large', 'request body is too large');
-  try {
-    return JSON.parse(utf8.decode(input)) as unknown;
-  } catch {
-    throw new VitrineError('bad_request', 'the request body is not valid JSON');
-  }
-}
 
 /** Report text as POST /extract and /attribute take it: at most MAX_TEXT_CHARS characters (413 beyond). */
 function reportText(input: Uint8Array): string {

@@ -14,22 +14,12 @@ import { caseItems, getCase, importStixCase, saveCase, saveCaseChecked } from '.
 import { stixToCase } from '../../../engines/caseassess/import.js';
 import { runAssessJob } from '../../../engines/caseassess/jobs.js';
 import { caseassessService } from '../../../engines/caseassess/service.js';
-import { jsonProblem, type FuzzTarget } from '../fuzz.js';
+import { jsonProblem, jsonRequestBody, type FuzzTarget } from '../fuzz.js';
 
 const utf8 = new TextDecoder();
 const enc = new TextEncoder();
 const JOB: JobContext = { signal: new AbortController().signal, progress: () => undefined, log: () => undefined };
 const NOW = new Date('2026-12-01T00:00:00Z');
-
-/** A request body as `jsonBody(limit)` reads it: over the route's limit is its 413, not JSON its 400. */
-function jsonRequestBody(input: Uint8Array, limit: number): unknown {
-  if (input.length > limit) throw new VitrineError('payload_too_large', 'request body is too large');
-  try {
-    return JSON.parse(utf8.decode(input)) as unknown;
-  } catch {
-    throw new VitrineError('bad_request', 'the request body is not valid JSON');
-  }
-}
 
 const TESTDATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'engines', 'caseassess', 'testdata');
 const STIX_DIR = (): string => corpusPath('cti', 'stix21-examples');

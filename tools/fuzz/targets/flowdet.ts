@@ -12,7 +12,7 @@ import { splitCsvLine } from '../../../engines/core/ml/index.js';
 import { MAX_SCORE_BODY_BYTES, scoreFlows, TOP_CONTRIBUTIONS, type ScoreResponse } from '../../../engines/flowdet/score.js';
 import { studyOnData, studySizes } from '../../../engines/flowdet/studies/run.js';
 import { corpusPath } from '../../../test/corpora.js';
-import type { FuzzTarget } from '../fuzz.js';
+import { jsonRequestBody, type FuzzTarget } from '../fuzz.js';
 
 const CIC_HEAD = corpusPath('flows', 'cicids2017', 'Friday-WorkingHours-Afternoon-DDos.pcap_ISCX.head25.csv');
 const CIC_SAMPLE = corpusPath('flows', 'cicids2017', 'CICIDS2017_sample.labelled6311.csv');
@@ -122,13 +122,7 @@ function scoreSeeds(): Uint8Array[] {
 
 /** The body as the HTTP layer hands it over: over the route's limit is 413 and JSON it cannot parse 400, before scoring. */
 function score(input: Uint8Array): ScoreResponse {
-  if (input.length > MAX_SCORE_BODY_BYTES) throw new VitrineError('payload_too_large', 'request body is too large');
-  let body: unknown;
-  try {
-    body = JSON.parse(new TextDecoder().decode(input)) as unknown;
-  } catch {
-    throw new VitrineError('bad_request', 'the body is not JSON');
-  }
+  const body = jsonRequestBody(input, MAX_SCORE_BODY_BYTES);
   model ??= parseBundle(readFileSync(MODEL_FILE, 'utf8'));
   return scoreFlows(model, body);
 }

@@ -7,11 +7,11 @@ import { threadId } from 'node:worker_threads';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { canonicalHash } from '../../../engines/core/canonical.js';
 import { VitrineError } from '../../../engines/core/errors.js';
-import { parseJsonText } from '../../../engines/core/json-text.js';
 import type { JobContext } from '../../../engines/core/jobs/protocol.js';
 import { buildZip } from '../../../engines/core/archive/build.fixture.js';
 import { envelopeToJson, signEvent, stageEventBytes, type StageEvent } from '../../../engines/provgate/envelope.js';
 import { parseEnvelopeList } from '../../../engines/provgate/files.js';
+import { MAX_GATE_BODY } from '../../../engines/provgate/http.js';
 import { cyclonedxToBuild, sarifToSast, sbomJsonToBuild, scannerJsonToScan } from '../../../engines/provgate/ingest.js';
 import { DEMO_SIGNING_KEY, demoTrust, trustedToJson } from '../../../engines/provgate/keys.js';
 import { runGateJob, type GateJobResult } from '../../../engines/provgate/jobs.js';
@@ -19,15 +19,10 @@ import { loadOsv } from '../../../engines/provgate/osv.js';
 import { MAX_COMMENT_CHARS } from '../../../engines/provgate/policy.js';
 import { scenarioEnvelopes, scenarioEvents, SCENARIOS } from '../../../engines/provgate/synth.js';
 import { parsePublicKey } from '../../../engines/provgate/truststore.js';
-import { jsonProblem, type FuzzTarget } from '../fuzz.js';
+import { jsonProblem, jsonRequestBody, type FuzzTarget } from '../fuzz.js';
 
 const utf8 = new TextDecoder();
 const encode = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value));
-
-/** A request body as `jsonBody` (express.json, strict: false) reads it: UTF-8 without a byte-order mark, then JSON; not JSON is the 400 it answers (the 64 MiB limit is past the largest input a campaign makes). */
-function jsonRequestBody(input: Uint8Array): unknown {
-  return parseJsonText(utf8.decode(input), 'bad_request', 'the request body is not valid JSON');
-}
 
 /** One fixed file per worker thread for the entries that read a path. */
 const scratch = (ext: string): string => path.join(os.tmpdir(), `vitrine-fuzz-provgate-${process.pid}-${threadId}${ext}`);
@@ -59,7 +54,7 @@ export const TARGETS: readonly FuzzTarget[] = [
       return out;
     },
     run: (input) => {
-      const body = jsonRequestBody(input);
+      const body = jsonRequestBody(input, MAX_GATE_BODY);
       try {
         parseEnvelopeList(body, false);
       } catch (e) {
@@ -77,7 +72,7 @@ export const TARGETS: readonly FuzzTarget[] = [
     about: 'stage events of any shape (a JSON list of {stage, runId, payload}) signed by a trusted key, then gated: the collector, graph, scorer and rules',
     seeds: () => SCENARIOS.map((s) => encode(scenarioEvents(s))),
     run: (input) => {
-      const events = jsonRequestBody(input);
+      const events = jsonRequestBody(input, MAX_GATE_BODY);
       if (!Array.isArray(events)) throw new VitrineError('validation_failed', 'not a list of events');
       // Whatever a trusted key signed reaches the collector; only what canonical JSON cannot write is not signable.
       const envelopes = events.map((e: unknown) => {
