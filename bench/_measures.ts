@@ -1,5 +1,5 @@
-// Repeated measures in the benches: a call's CPU and wall time, their median, "median (min-max)" for a table cell, and the
-// main thread's CPU time.
+// Repeated measures in the benches: a call's CPU and wall time, their median, "median (min-max)" for a table cell, the
+// main thread's CPU time; and the value of a command-line option.
 import { readFileSync } from 'node:fs';
 
 export function median(v: readonly number[]): number {
@@ -34,4 +34,10 @@ export function timed<T>(fn: () => T): { value: T; cpu: number; wall: number } {
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   const c = process.cpuUsage(c0);
   return { value, cpu: (c.user + c.system) / 1e6, wall };
+}
+
+/** The value given after a command-line option (`--set DIR`), or undefined when the option is not given. */
+export function optionValue(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
 }

@@ -26,18 +26,15 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statS
 import path from 'node:path';
 import { zipSync } from 'fflate';
 import { REPO_ROOT } from '../test/corpora.js';
+import { optionValue } from './_measures.js';
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
-const outDir = arg('--out') ?? process.env['PKGSCAN_DEVSET'] ?? '/tmp/pkgscan-devset';
-const npmCount = Number.parseInt(arg('--npm') ?? '260', 10);
+const outDir = optionValue('--out') ?? process.env['PKGSCAN_DEVSET'] ?? '/tmp/pkgscan-devset';
+const npmCount = Number.parseInt(optionValue('--npm') ?? '260', 10);
 const manifest = path.join(outDir, 'MANIFEST.tsv');
 const blind = process.argv.includes('--blind');
-const excludeDir = arg('--exclude');
+const excludeDir = optionValue('--exclude');
 const blindNpmStep = 36;
-const blindPypiCount = Number.parseInt(arg('--pypi') ?? '160', 10);
+const blindPypiCount = Number.parseInt(optionValue('--pypi') ?? '160', 10);
 
 /** Names (npm and Debian/PyPI, lower-cased) already in another development set: a blind set leaves them out. */
 function excludedNames(): Set<string> {
@@ -142,7 +139,7 @@ function npmNames(): string[] {
 function packNpm(): void {
   const dir = path.join(outDir, 'benign', 'npm');
   mkdirSync(dir, { recursive: true });
-  const [shard, shards] = (arg('--shard') ?? '0/1').split('/').map((x) => Number.parseInt(x, 10));
+  const [shard, shards] = (optionValue('--shard') ?? '0/1').split('/').map((x) => Number.parseInt(x, 10));
   const names = npmNames().filter((_, i) => i % (shards ?? 1) === (shard ?? 0));
   let ok = 0;
   for (const name of names) {

@@ -31,12 +31,9 @@ import { openRelease } from '../engines/pkgscan/package/open.js';
 import type { ScanEcosystem } from '../engines/pkgscan/package/types.js';
 import { SEVERITY_RANK } from '../engines/pkgscan/vocabulary.js';
 import { REPO_ROOT } from '../test/corpora.js';
+import { optionValue } from './_measures.js';
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
-const setDir = arg('--set') ?? '/tmp/gd';
+const setDir = optionValue('--set') ?? '/tmp/gd';
 const showHeldOut = process.argv.includes('--show-held-out');
 const verbose = process.argv.includes('--verbose');
 const resourcesDir = path.join(REPO_ROOT, 'resources');
@@ -249,7 +246,7 @@ if (process.argv.includes('--list')) {
 }
 const judged: Judged[] = [];
 for (const s of all) judged.push(await judge(s));
-const showAt = arg('--show');
+const showAt = optionValue('--show');
 if (showAt !== undefined) {
   // one snippet's code and every finding, for reading a miss (tuning half only unless --show-held-out)
   for (const j of judged.filter((x) => `${path.basename(x.file)}:${x.line}` === showAt && (showHeldOut || side(x.family) === 'tuning'))) {
