@@ -87,7 +87,7 @@ export function piecesOf(s: string, slots: number): (string | number)[] | null {
   return out;
 }
 
-/** The plan of JSON rendered from probes, or null when it cannot be replayed (a key made from a value, a prototype set). */
+/** The plan of JSON rendered from probes, or null when it cannot be replayed (a key made from a value, a `__proto__` key, a prototype set). */
 export function compileJson(v: JsonValue, slots: number): PlanNode | null {
   if (typeof v === 'string') {
     const pieces = piecesOf(v, slots);
@@ -117,7 +117,8 @@ export function compileJson(v: JsonValue, slots: number): PlanNode | null {
   const keys = Object.keys(v);
   const items: PlanNode[] = [];
   for (const key of keys) {
-    if (key.includes(MARK_OPEN) || key.includes(MARK_CLOSE)) return null;
+    // fillJson assigns keys, and an assigned `__proto__` sets the prototype: such a record is rendered, not replayed.
+    if (key === '__proto__' || key.includes(MARK_OPEN) || key.includes(MARK_CLOSE)) return null;
     const plan = compileJson(v[key]!, slots);
     if (plan === null) return null;
     items.push(plan);

@@ -1,5 +1,5 @@
 // Renders parsed events as the evtx crate does: its JSON shape (#attributes, #text, Data flattening) and its XML.
-import { ownEntry } from '../../core/own.js';
+import { ownEntry, setOwn } from '../../core/own.js';
 import { isEmptyNode, K, type XAttr, type XElement, type XNode } from './ir.js';
 import { valueAsJsonPrimitive, valueText } from './values.js';
 
@@ -155,7 +155,7 @@ function attributesObject(attrs: readonly XAttr[]): JsonObject | undefined {
     const a = attrs[ai]!;
     if (!hasContent(a.value)) continue;
     out ??= {};
-    out[a.name] = contentValue(a.value, false);
+    setOwn(out, a.name, contentValue(a.value, false));
   }
   return out;
 }
@@ -234,7 +234,7 @@ function elementBody(el: XElement, inDataContainer: boolean, omitAttributes: boo
     if (inDataContainer && n.name === 'Data') {
       if (named) {
         const key = dataName(n);
-        if (key !== undefined) out[key] = dataValue(n, separate);
+        if (key !== undefined) setOwn(out, key, dataValue(n, separate));
       } else if (!positionalDone && positional !== undefined && positional.length > 0) {
         positionalDone = true;
         out['Data'] = { '#text': positional.length === 1 ? dataValue(n, separate) : positional.map((p) => dataValue(p, separate)) };
@@ -250,12 +250,12 @@ function elementBody(el: XElement, inDataContainer: boolean, omitAttributes: boo
     const key = seen === 0 ? n.name : suffixedKey(n.name, seen);
     const container = n.name === 'EventData' || n.name === 'UserData';
     if (!separate) {
-      out[key] = elementValue(n, container);
+      setOwn(out, key, elementValue(n, container));
       continue;
     }
     const attrs = attributesObject(n.attrs);
-    if (attrs !== undefined) out[attributesKey(key)] = attrs;
-    if (attrs === undefined || hasContent(n.children) || hasElementChild(n)) out[key] = elementValueNoAttrs(n, container);
+    if (attrs !== undefined) setOwn(out, attributesKey(key), attrs);
+    if (attrs === undefined || hasContent(n.children) || hasElementChild(n)) setOwn(out, key, elementValueNoAttrs(n, container));
   }
   return out;
 }
@@ -279,8 +279,8 @@ export function eventJson(root: XElement, attributes: JsonAttributes = 'inline')
   if (attributes === 'inline') return { [root.name]: elementValue(root, false) };
   const out: JsonObject = {};
   const attrs = attributesObject(root.attrs);
-  if (attrs !== undefined) out[attributesKey(root.name)] = attrs;
-  out[root.name] = elementValueNoAttrs(root, false);
+  if (attrs !== undefined) setOwn(out, attributesKey(root.name), attrs);
+  setOwn(out, root.name, elementValueNoAttrs(root, false));
   return out;
 }
 

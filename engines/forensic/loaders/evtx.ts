@@ -1,5 +1,6 @@
 // Windows event logs through the EVTX parser (engines/forensic/evtx): each record an event, common Security/System/Sysmon ids given meaning.
 import { sha256Hex } from '../../core/canonical.js';
+import { setOwn } from '../../core/own.js';
 import type { EventEntity, EventTime, JsonRecord, JsonValue } from '../event.js';
 import { LOADER_RELIABILITY } from '../event.js';
 import { CHUNK_SIZE, EvtxParser, FILE_HEADER_SIZE, type EvtxReader, type EvtxRecord } from '../evtx/index.js';
@@ -292,7 +293,7 @@ export function clipData(data: Data): Data {
   for (const k in data) {
     if (k === '#attributes' || !Object.prototype.hasOwnProperty.call(data, k)) continue;
     const v = data[k] as JsonValue;
-    out[k] = typeof v === 'string' ? clip(v, 16384) : v;
+    setOwn(out, k, typeof v === 'string' ? clip(v, 16384) : v);
   }
   return out;
 }
