@@ -4,6 +4,7 @@ import path from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
 import { canonicalValueBytes, SharedStrings } from './canonical-event.js';
 import { VitrineError } from '../core/errors.js';
+import { setOwn } from '../core/own.js';
 import { hashEventWith, sealEvent, type ArtifactKind, type EventDraft, type EventEntity, type EventTime, type ForensicEvent, type JsonRecord, type JsonValue, type ReliabilityGrade } from './event.js';
 import { EvidenceFile, resolveEvidence, withEvidenceFile, type EvidencePath } from './evidence.js';
 import { defaultRegistry } from './loaders/index.js';
@@ -269,8 +270,7 @@ export class EventInterner {
       if (!Object.prototype.hasOwnProperty.call(r, k)) continue;
       const v = r[k] as JsonValue;
       // A JSON key named __proto__ is an own property; plain assignment would set the prototype instead.
-      if (k === '__proto__') Object.defineProperty(out, k, { value: this.value(v), enumerable: true, writable: true, configurable: true });
-      else out[k] = typeof v === 'string' ? this.str(v) : v === null || typeof v !== 'object' ? v : this.value(v);
+      setOwn(out, k, typeof v === 'string' ? this.str(v) : v === null || typeof v !== 'object' ? v : this.value(v));
     }
     return out;
   }

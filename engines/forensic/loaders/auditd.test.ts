@@ -155,6 +155,16 @@ describe('auditd records', () => {
     ]);
   });
 
+  it('keeps fields named after Object.prototype members, in the record and in its msg, as own fields of the event', () => {
+    const r = loadText(`type=USER_ACCT msg=audit(1700000000.000:7): pid=1 uid=0 auid=0 __proto__=outer ses=1 msg='op=x constructor=c __proto__=inner toString=t acct="root" res=success'\n`);
+    expect(r.events).toHaveLength(1);
+    const fields = r.events[0]!.attributes['fields'] as Record<string, unknown>;
+    expect(Object.getPrototypeOf(fields)).toBe(Object.prototype);
+    // The msg's fields follow the record's: the inner __proto__ wins, as any other repeated name does.
+    for (const [k, v] of [['__proto__', 'inner'], ['constructor', 'c'], ['toString', 't'], ['acct', 'root']]) expect(Object.getOwnPropertyDescriptor(fields, k!)?.value, k).toBe(v);
+    expect(JSON.parse(JSON.stringify(r.events[0]!.attributes))).toMatchObject({ fields: JSON.parse('{"__proto__":"inner"}') as object });
+  });
+
   it('binds an event to all its lines', () => {
     const text = 'type=SYSCALL msg=audit(1.000:1): syscall=1 pid=1\ntype=SYSCALL msg=audit(1.000:2): syscall=1 pid=2\ntype=EOE msg=audit(1.000:1): \n';
     const r = loadText(text);

@@ -1,6 +1,6 @@
 // Raw Linux audit.log: records grouped into events by their audit(time:serial) stamp, hex-encoded values and EXECVE arguments decoded.
 import { createHash } from 'node:crypto';
-import { ownEntry } from '../../core/own.js';
+import { ownEntry, setOwn } from '../../core/own.js';
 import type { EventEntity, JsonRecord, JsonValue } from '../event.js';
 import { LOADER_RELIABILITY } from '../event.js';
 import { linesOf } from '../text.js';
@@ -57,7 +57,7 @@ export function parseAuditFields(text: string): { fields: Record<string, string>
       j = end;
       unquoted.add(key);
     }
-    if (!Object.prototype.hasOwnProperty.call(fields, key)) fields[key] = value;
+    if (!Object.hasOwn(fields, key)) setOwn(fields, key, value);
     i = j;
   }
   return { fields, unquoted };
@@ -381,7 +381,7 @@ function describe(open: OpenEvent, host: string | null): { actor: EventEntity | 
     const failed = res === 'failed' || res === '0';
     action = base === 'auth' || base === 'auth.login' || base === 'auth.account' ? `${base}.${failed ? 'failure' : 'success'}` : base;
     const fields: Record<string, string> = {};
-    for (const [k, v] of Object.entries({ ...main.fields, ...inner })) if (k !== 'msg') fields[k] = clip(v, 4096);
+    for (const [k, v] of Object.entries({ ...main.fields, ...inner })) if (k !== 'msg') setOwn(fields, k, clip(v, 4096));
     attributes['fields'] = fields;
     if (res !== undefined) attributes['result'] = failed ? 'failed' : 'success';
     const account = inner['acct'] !== undefined ? (HEX.test(inner['acct']) ? decodeHexText(inner['acct']) : inner['acct']) : null;

@@ -1,5 +1,6 @@
 // Syslog auth logs (BSD and RFC 3339 headers): sshd, pam, sudo, su, useradd/usermod, cron and systemd-logind lines as events.
 import { sha256Hex } from '../../core/canonical.js';
+import { setOwn } from '../../core/own.js';
 import type { EventEntity, JsonRecord, JsonValue } from '../event.js';
 import { LOADER_RELIABILITY } from '../event.js';
 import { linesOf } from '../text.js';
@@ -342,8 +343,7 @@ function lineAttributes(parsed: SyslogLine, meaning: Meaning | null): JsonRecord
   for (const k in extra) {
     if (!Object.prototype.hasOwnProperty.call(extra, k)) continue;
     // A key named __proto__ would set the prototype by assignment (the spread defined it); none is made here, but be exact.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: extra[k], enumerable: true, writable: true, configurable: true });
-    else out[k] = extra[k] as JsonValue;
+    setOwn(out, k, extra[k] as JsonValue);
   }
   return out;
 }

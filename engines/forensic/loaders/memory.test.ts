@@ -104,3 +104,24 @@ describe('memory renderers', () => {
     expect(r.artifact.members?.map((m) => m.name)).toEqual(['windows.netscan.txt', 'windows.pstree.json']);
   });
 });
+
+describe('memory columns and members named after Object.prototype members', () => {
+  it('keeps them as own attributes and never reads a plugin column through a __proto__ member', () => {
+    const dir = tmp();
+    writeFileSync(
+      path.join(dir, 'windows.cmdline.json'),
+      '[{"Args":"a.exe /x","PID":1,"Process":"a.exe","__children":[]},{"PID":2,"Process":"b.exe","__proto__":{"Args":"from the prototype"},"constructor":"c","__children":[]}]',
+    );
+    writeFileSync(path.join(dir, 'windows.pstree.csv'), 'TreeDepth,PID,PPID,ImageFileName,CreateTime,__proto__,toString\n0,4,0,System,2022-02-07 16:00:00.000000 ,p,t\n');
+    const r = ingestArtifact(dir, { evidenceRoot: dir, host: 'WS01' });
+    const b = r.events.find((e) => e.actor?.name === 'b.exe (pid 2)');
+    expect(b?.attributes['commandLine']).toBeNull();
+    expect(Object.getPrototypeOf(b?.attributes)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(b?.attributes, '__proto__')?.value).toEqual({ Args: 'from the prototype' });
+    expect(Object.getOwnPropertyDescriptor(b?.attributes, 'constructor')?.value).toBe('c');
+    const system = r.events.find((e) => e.attributes['ImageFileName'] === 'System');
+    expect(system).toBeDefined();
+    expect(Object.getOwnPropertyDescriptor(system?.attributes, '__proto__')?.value).toBe('p');
+    expect(Object.getOwnPropertyDescriptor(system?.attributes, 'toString')?.value).toBe('t');
+  });
+});

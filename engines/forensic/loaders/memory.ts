@@ -1,6 +1,7 @@
 // Volatility 3 output (a folder of plugin outputs, or one file): pslist/pstree, netscan, cmdline, malfind, dlllist in its JSON, JSONL, CSV and text renderers.
 import { canonicalJson, sha256Hex } from '../../core/canonical.js';
 import { VitrineError } from '../../core/errors.js';
+import { setOwn } from '../../core/own.js';
 import type { EventEntity, EventTime, JsonRecord, JsonValue } from '../event.js';
 import { LOADER_RELIABILITY } from '../event.js';
 import { EvidenceFile } from '../evidence.js';
@@ -89,7 +90,7 @@ function parseText(lines: Iterable<TextLine>, ctx: LoadContext, member: string |
       continue;
     }
     const values: Record<string, JsonValue> = {};
-    columns.forEach((c, i) => (values[c] = absent((cells[i] ?? '').trim())));
+    columns.forEach((c, i) => setOwn(values, c, absent((cells[i] ?? '').trim())));
     rows.push({ values, depth, recordNumber: line.number, offset: line.offset, length: line.bytes.length, rawSha256: sha256Hex(line.bytes) });
   }
   return { renderer: 'text', columns: columns ?? [], rows };
@@ -117,7 +118,7 @@ function parseCsv(lines: Iterable<TextLine>, ctx: LoadContext, member: string | 
       continue;
     }
     const values: Record<string, JsonValue> = {};
-    columns.forEach((c, i) => (values[c] = absent(unescapeCsv(rec.fields[i] ?? ''))));
+    columns.forEach((c, i) => setOwn(values, c, absent(unescapeCsv(rec.fields[i] ?? ''))));
     const depth = Number(values['TreeDepth'] ?? 0);
     rows.push({ values, depth: Number.isFinite(depth) ? depth : 0, recordNumber: rec.line, offset: rec.offset, length: rec.length, rawSha256: rec.rawSha256 });
   }
@@ -127,7 +128,7 @@ function parseCsv(lines: Iterable<TextLine>, ctx: LoadContext, member: string | 
 /** A node without its children: the raw record of one row of a JSON rendering. */
 function nodeValues(node: Record<string, unknown>): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
-  for (const [k, v] of Object.entries(node)) if (k !== '__children') out[k] = v as JsonValue;
+  for (const [k, v] of Object.entries(node)) if (k !== '__children') setOwn(out, k, v as JsonValue);
   return out;
 }
 
@@ -221,7 +222,7 @@ const processName = (name: string | null, pid: number | null): EventEntity => ({
 function* rowEvents(plugin: MemoryPlugin, row: Row, names: ReadonlyMap<number, string>, host: string | null): Generator<Omit<DraftFields, 'record'>> {
   const v = row.values;
   const base: Record<string, JsonValue> = { plugin, depth: row.depth };
-  for (const [k, val] of Object.entries(v)) base[k] = typeof val === 'string' ? clip(val, 4096) : val;
+  for (const [k, val] of Object.entries(v)) setOwn(base, k, typeof val === 'string' ? clip(val, 4096) : val);
   const pid = n(v['PID']);
   const hostEntity: EventEntity | null = host !== null ? { type: 'host', name: host } : null;
   switch (plugin) {

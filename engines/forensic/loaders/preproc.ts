@@ -1,6 +1,7 @@
 // preproc: logs another pipeline already split into fields, as tab-separated lines under a `#vitrine-preproc 1` header (Zeek-style escapes).
 import { sha256Hex } from '../../core/canonical.js';
 import { VitrineError } from '../../core/errors.js';
+import { setOwn } from '../../core/own.js';
 import { ENTITY_TYPES, LOADER_RELIABILITY, type EntityType, type EventEntity, type EventTime, type JsonValue } from '../event.js';
 import { linesOf } from '../text.js';
 import { fromEpochSecondsText, parseIsoTime } from '../time.js';
@@ -130,8 +131,7 @@ export const preprocLoader: Loader = {
         const value = row.get(f) ?? null;
         if ((PREPROC_COLUMNS as readonly string[]).includes(f) || value === null) continue;
         // A column named `__proto__` is an own property too (an assignment would set the prototype instead).
-        if (f === '__proto__') Object.defineProperty(attributes, f, { value: clip(value, 16384), enumerable: true, writable: true, configurable: true });
-        else attributes[f] = clip(value, 16384);
+        setOwn(attributes, f, clip(value, 16384));
       }
       const host = row.get('host') ?? ctx.options.host ?? null;
       yield ctx.event({

@@ -126,6 +126,20 @@ describe('timeline formats', () => {
     expect(r.artifact.warningCounts).toEqual({ unknown_zone: 1 });
   });
 
+  it('keeps columns, members and l2t extra keys named after Object.prototype members as own attributes', () => {
+    const own = (o: object | undefined, k: string): unknown => (o === undefined ? undefined : Object.getOwnPropertyDescriptor(o, k)?.value);
+    const csv = loadText('message,datetime,timestamp_desc,__proto__,constructor\nm,2020-01-01T00:00:00+00:00,t,p,c\n', 'sketch.csv');
+    expect(csv.events).toHaveLength(1);
+    expect(Object.getPrototypeOf(csv.events[0]!.attributes)).toBe(Object.prototype);
+    expect([own(csv.events[0]?.attributes, '__proto__'), own(csv.events[0]?.attributes, 'constructor')]).toEqual(['p', 'c']);
+    const jsonl = loadText('{"message":"m","datetime":"2020-01-01T00:00:00+00:00","timestamp_desc":"t","__proto__":"p","toString":"s"}\n', 'sketch.jsonl');
+    expect([own(jsonl.events[0]?.attributes, '__proto__'), own(jsonl.events[0]?.attributes, 'toString')]).toEqual(['p', 's']);
+    const header = 'date,time,timezone,MACB,source,sourcetype,type,user,host,short,desc,version,filename,inode,notes,format,extra';
+    const row = '07/04/2021,12:00:00,UTC,M...,FILE,File stat,Content Modification Time,-,h1,/etc/passwd,/etc/passwd changed,2,OS:/etc/passwd,42,-,filestat,__proto__: p; constructor: c';
+    const l2t = loadText(`${header}\n${row}\n`, 'l2t.csv');
+    expect(l2t.events[0]?.attributes).toMatchObject({ 'extra.__proto__': 'p', 'extra.constructor': 'c' });
+  });
+
   it('TLN keeps pipes inside the description', () => {
     const r = loadText('Time|Source|Host|User|Description|TZ|Notes\n1327218753|LOG|h|-|a | b | c|UTC|n\n1327218754|LOG|h\n');
     expect(r.events.map((e) => e.attributes['description'])).toEqual(['a | b | c']);

@@ -1,6 +1,7 @@
 // Timeline-tool output: plaso JSON lines, l2t CSV, TLN and dynamic CSV; Timesketch CSV/JSONL; the cloud audit JSON lines plaso reads.
 import { sha256Hex } from '../../core/canonical.js';
 import { jsonShapeIssue } from '../../core/json-text.js';
+import { setOwn } from '../../core/own.js';
 import type { EventEntity, EventTime, JsonRecord, JsonValue } from '../event.js';
 import { LOADER_RELIABILITY } from '../event.js';
 import { csvRecords, linesOf, type TextLine } from '../text.js';
@@ -42,8 +43,8 @@ function scalars(o: Obj, skip: ReadonlySet<string> = new Set()): Record<string, 
   const out: Record<string, JsonValue> = {};
   for (const [k, v] of Object.entries(o)) {
     if (skip.has(k)) continue;
-    if (typeof v === 'string') out[k] = clip(v, 4096);
-    else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean' || v === null) out[k] = v;
+    if (typeof v === 'string') setOwn(out, k, clip(v, 4096));
+    else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean' || v === null) setOwn(out, k, v);
   }
   return out;
 }
@@ -236,7 +237,7 @@ function l2tExtra(extra: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of extra.split('; ')) {
     const i = part.indexOf(': ');
-    if (i > 0) out[part.slice(0, i)] = part.slice(i + 2);
+    if (i > 0) setOwn(out, part.slice(0, i), part.slice(i + 2));
   }
   return out;
 }
@@ -285,7 +286,7 @@ function mapL2tCsv(row: Record<string, string>, ctx: LoadContext): Mapped | null
 
 function mapTln(fields: string[], names: readonly string[], ctx: LoadContext): Mapped | null {
   const row: Record<string, string> = {};
-  names.forEach((n, i) => (row[n] = fields[i] ?? ''));
+  names.forEach((n, i) => setOwn(row, n, fields[i] ?? ''));
   const t = fromEpochSecondsText(row['Time'] ?? '');
   if (t === null) return null;
   const host = str(row['Host']) ?? ctx.options.host ?? null;
@@ -440,7 +441,7 @@ export const timelineLoader: Loader = {
         if (rec.fields.length < header.length) continue;
       }
       const row: Record<string, string> = {};
-      header.forEach((h, i) => (row[h] = rec.fields[i] ?? ''));
+      header.forEach((h, i) => setOwn(row, h, rec.fields[i] ?? ''));
       const mapped = flavour.format === 'l2tcsv' ? mapL2tCsv(row, ctx) : mapTimesketch(row, ctx, 'timeline-csv');
       if (mapped === null) {
         ctx.warn('bad_time', 'a row has no readable time', where);
