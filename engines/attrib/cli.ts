@@ -5,6 +5,7 @@ import path from 'node:path';
 import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import { serveWithStore } from '../core/http/server.js';
 import { VitrineError } from '../core/errors.js';
+import { terminalValue } from '../core/terminal-text.js';
 import { analyzeScenario } from './ach/engine.js';
 import { parseOverride, readScenarioFile, ScenarioLibrary } from './ach/scenario.js';
 import { assessmentToStix } from './ach/stix.js';
@@ -163,7 +164,7 @@ function demoCommand(positionals: readonly string[], now: Date): CliResult {
   for (const name of names) {
     const a = analyzeScenario(library.get(name)!, { now });
     const bundle = assessmentToStix(a);
-    out.push(`${name}: ${a.scenario.title}`, `  leader ${a.leader} (${a.strength}, margin ${a.margin}); STIX bundle of ${bundle.objects.length} objects`, `  ${a.conclusion}`, '');
+    out.push(`${name}: ${terminalValue(a.scenario.title)}`, `  leader ${a.leader} (${a.strength}, margin ${a.margin}); STIX bundle of ${bundle.objects.length} objects`, `  ${a.conclusion}`, '');
   }
   out.push('Try: attrib ach ceremony-wiper --override E3:H2=I, or attrib ach <name> --stix');
   return { code: 0, stdout: `${out.join('\n')}\n`, stderr: '' };
@@ -280,14 +281,14 @@ function attributeCommand(positionals: readonly string[], values: Values): CliRe
 /** The attribution as text: each group's score, then one indented line per reason (what the part adds, and what it rests on). */
 export function attributionText(a: Attribution): string {
   const lines = [
-    `Techniques of the report: ${a.techniques.length} (${a.unmatched_techniques.length} used by no group)${a.software && a.software.length > 0 ? `; software: ${a.software.join(' ')}` : ''}`,
+    `Techniques of the report: ${a.techniques.length} (${a.unmatched_techniques.length} used by no group)${a.software && a.software.length > 0 ? `; software: ${a.software.map(terminalValue).join(' ')}` : ''}`,
     `Shortlist of ${a.shortlist.length} of ${a.groups_considered} groups (${a.calibrated ? 'calibrated probabilities' : "probability = the group's share of the shortlist's total score"}):`,
   ];
   for (const c of a.shortlist) {
-    lines.push(`  ${c.rank}. ${c.id} ${c.name}: score ${c.score.toFixed(3)}, similarity ${c.similarity.toFixed(3)}, probability ${(c.probability * 100).toFixed(1)}%`);
-    for (const r of c.reasons ?? []) lines.push(`       ${`+${r.contribution.toFixed(3)}`.padStart(7)} ${r.kind.padEnd(14)} ${r.detail}`);
+    lines.push(`  ${c.rank}. ${terminalValue(c.id)} ${terminalValue(c.name)}: score ${c.score.toFixed(3)}, similarity ${c.similarity.toFixed(3)}, probability ${(c.probability * 100).toFixed(1)}%`);
+    for (const r of c.reasons ?? []) lines.push(`       ${`+${r.contribution.toFixed(3)}`.padStart(7)} ${r.kind.padEnd(14)} ${terminalValue(r.detail)}`);
   }
-  lines.push(`Method: ${a.method}`, ...a.warnings.map((w) => `Note: ${w}`));
+  lines.push(`Method: ${a.method}`, ...a.warnings.map((w) => `Note: ${terminalValue(w)}`));
   return `${lines.join('\n')}\n`;
 }
 

@@ -5,6 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 import { VitrineError, type ErrorCode } from './errors.js';
+import { terminalText } from './terminal-text.js';
 
 /** What a command produced: text for stdout and stderr and the exit code (so tests and the shim share one path). */
 export interface CliResult {
@@ -111,8 +112,25 @@ export interface CommandLine<O extends ParseArgsOptionsConfig> {
   dispatch(command: string, rest: string[], values: CliValues<O>): Promise<CliResult> | CliResult;
 }
 
-/** Parses `argv` (without node and script), answers --version/--help, dispatches, and maps errors to exit codes. */
+/**
+ * `r` with its stdout and stderr made safe for a terminal (terminalText): no control character, ANSI or OSC escape,
+ * bidi override or lone surrogate from evidence reaches the terminal raw; line feeds and tabs are kept.
+ */
+export function terminalResult(r: CliResult): CliResult {
+  const stdout = terminalText(r.stdout);
+  const stderr = terminalText(r.stderr);
+  return stdout === r.stdout && stderr === r.stderr ? r : { code: r.code, stdout, stderr };
+}
+
+/**
+ * Parses `argv` (without node and script), answers --version/--help, dispatches, and maps errors to exit codes; the
+ * output is terminal-safe (terminalResult).
+ */
 export async function runCommandLine<O extends ParseArgsOptionsConfig>(cli: CommandLine<O>, argv: readonly string[]): Promise<CliResult> {
+  return terminalResult(await dispatchCommandLine(cli, argv));
+}
+
+async function dispatchCommandLine<O extends ParseArgsOptionsConfig>(cli: CommandLine<O>, argv: readonly string[]): Promise<CliResult> {
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], options: cli.options, allowPositionals: true, strict: true });
@@ -134,11 +152,14 @@ export async function runCommandLine<O extends ParseArgsOptionsConfig>(cli: Comm
   }
 }
 
-/** Runs `main` when the module at `moduleUrl` is the script node was started with (bin shim or `node --import tsx`). */
+/**
+ * Runs `main` when the module at `moduleUrl` is the script node was started with (bin shim or `node --import tsx`), and
+ * writes its output terminal-safe (terminalResult; the one place a command line's output is written).
+ */
 export async function runIfMain(moduleUrl: string, main: (argv: readonly string[]) => Promise<CliResult>): Promise<void> {
   const invoked = process.argv[1];
   if (invoked === undefined || moduleUrl !== pathToFileURL(path.resolve(invoked)).href) return;
-  const result = await main(process.argv.slice(2));
+  const result = terminalResult(await main(process.argv.slice(2)));
   if (result.stdout !== '') process.stdout.write(result.stdout);
   if (result.stderr !== '') process.stderr.write(result.stderr);
   process.exitCode = result.code;

@@ -3,6 +3,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { runCommandLine, runIfMain, parsePort, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
+import { terminalValue } from '../core/terminal-text.js';
 import { serveUntilSignal } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import { loadBundle } from './bundle.js';
@@ -137,7 +138,7 @@ async function runCmd(rest: string[], v: Values): Promise<CliResult> {
   const lines = rep.detectors.map((d) => `  ${d.name.padEnd(14)} accuracy ${d.test.accuracy.toFixed(4)}  F1 ${d.test.f1.toFixed(4)}  FPR ${d.test.fpr.toFixed(4)}`);
   const sm = rep.served_model;
   const summary = [
-    `flowdet: ${rep.dataset.name}: ${rep.dataset.train} train / ${rep.dataset.test} test flows (${rep.dataset.split}), ${rep.seconds.toFixed(1)} s`,
+    `flowdet: ${terminalValue(rep.dataset.name)}: ${rep.dataset.train} train / ${rep.dataset.test} test flows (${rep.dataset.split}), ${rep.seconds.toFixed(1)} s`,
     ...lines,
     `  served model (${sm.hardened ? 'hardened ' : ''}${sm.members.join(' + ')} ensemble, what --save-model saves): accuracy ${sm.test.accuracy.toFixed(4)}  F1 ${sm.test.f1.toFixed(4)}  FPR ${sm.test.fpr.toFixed(4)}`,
     `  adversarial flows checked ${rep.validity.checked}, invalid ${rep.validity.invalid}, dropped (no valid flow within the budget) ${rep.validity.dropped}, largest L-inf beyond its budget ${rep.validity.max_linf_excess.toExponential(2)}, passing the mined physics ${(rep.validity.physical_valid_share * 100).toFixed(1)} %`,
@@ -156,7 +157,7 @@ async function seedsCmd(rest: string[], v: Values): Promise<CliResult> {
   const runner = new InProcessRunner(jobs);
   const r = (await runner.run(SEEDS_JOB, { data, seeds, adv: v.adv === true, quick: v.quick === true, outDir: out })) as SeedReport;
   const f1 = r.metrics.filter((m) => m.metric === 'f1').map((m) => `  ${m.detector.padEnd(14)} F1 ${m.mean.toFixed(4)} (95 % CI ${m.interval.lower.toFixed(4)} to ${m.interval.upper.toFixed(4)})`);
-  return { code: 0, stdout: `flowdet: ${r.seeds.length} seeds on ${r.dataset}\n${f1.join('\n')}\n  wrote ${out}/seeds.json, seeds.md\n`, stderr: '' };
+  return { code: 0, stdout: `flowdet: ${r.seeds.length} seeds on ${terminalValue(r.dataset)}\n${f1.join('\n')}\n  wrote ${out}/seeds.json, seeds.md\n`, stderr: '' };
 }
 
 async function stealCmd(rest: string[], v: Values): Promise<CliResult> {

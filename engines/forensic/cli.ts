@@ -9,6 +9,7 @@ import type { AnalysisView, CustodyView, EvidenceItem, RejectedEvidence } from '
 import { VitrineError } from '../core/errors.js';
 import { isLoopbackHost } from '../core/http/security.js';
 import { serveWithStore } from '../core/http/server.js';
+import { terminalValue } from '../core/terminal-text.js';
 import { verifyChain } from '../core/ledger.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import { analyzeEvents, listScenarios, runScenario, toDict } from './analysis/index.js';
@@ -417,12 +418,13 @@ async function analyzeCommand(positionals: readonly string[], values: Values, io
  * the valid rules that did not run because a placeholder has no values (not broken: --strict does not count them). */
 function ruleProblemLines(set: SigmaRuleSet | null): string {
   if (set === null || set.skipped.length === 0) return '';
-  const name = (r: SigmaRuleSet['skipped'][number]): string => `${r.source}${r.id !== null && r.id !== r.source ? ` (${r.id})` : ''}`;
+  // The file name, id and reason come from the user's rule files: each is one escaped value of its line (terminalValue).
+  const name = (r: SigmaRuleSet['skipped'][number]): string => terminalValue(`${r.source}${r.id !== null && r.id !== r.source ? ` (${r.id})` : ''}`);
   const broken = brokenRules(set.skipped);
   const waiting = set.skipped.filter((r) => r.placeholder !== undefined);
-  const lines = broken.map((r) => `forensic: rule ${name(r)} cannot run: ${r.reason}\n`);
+  const lines = broken.map((r) => `forensic: rule ${name(r)} cannot run: ${terminalValue(r.reason)}\n`);
   if (broken.length > 0) lines.push(`forensic: ${broken.length} rule(s) cannot run and were left out (listed in the report)\n`);
-  for (const r of waiting) lines.push(`forensic: rule ${name(r)} not run: placeholder %${r.placeholder ?? ''}% has no values (--placeholders)\n`);
+  for (const r of waiting) lines.push(`forensic: rule ${name(r)} not run: placeholder %${terminalValue(r.placeholder ?? '')}% has no values (--placeholders)\n`);
   if (waiting.length > 0) lines.push(`forensic: ${waiting.length} rule(s) not run for want of placeholder values (listed in the report)\n`);
   return lines.join('');
 }

@@ -2,7 +2,7 @@
 import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeError as describe, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
+import { describeError as describe, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, terminalResult, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import { VitrineError } from '../core/errors.js';
 import { serializeGbdtModel } from '../core/ml/model.js';
 import { serveWithStore } from '../core/http/server.js';
@@ -324,8 +324,12 @@ function demoCommand(positionals: readonly string[], v: Values): CliResult {
   return { code: 0, stdout: `${out.join('\n')}\n`, stderr: '' };
 }
 
-/** Runs the command line on `argv` (without node and script). */
+/** Runs the command line on `argv` (without node and script); the output is terminal-safe (terminalResult). */
 export async function main(argv: readonly string[]): Promise<CliResult> {
+  return terminalResult(await dispatch(argv));
+}
+
+async function dispatch(argv: readonly string[]): Promise<CliResult> {
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });

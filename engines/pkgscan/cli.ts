@@ -6,6 +6,7 @@ import type { JobRunner } from '../core/jobs/protocol.js';
 import { serveUntilSignal, standaloneContext } from '../core/http/server.js';
 import { validate } from '../core/validation.js';
 import { openStandaloneStore } from '../core/store.js';
+import { terminalValue } from '../core/terminal-text.js';
 import { closeSharedDatabases } from './db/open.js';
 import { applyDatabaseUrlFlag, createAdminCommand, migrateCommand, prepareSharedDatabase, STORAGE_HELP, verifyAuditCommand } from './db/commands.js';
 import { defaultResourcesDir, PASSWORD_MIN, VERSION } from './config.js';
@@ -188,7 +189,8 @@ async function importCommand(rest: readonly string[], io: CliIo): Promise<CliRes
       if (a === undefined || r.status === 'refused') continue;
       platform.audit.record('package.import', 'system', null, { artifact_id: a.id, ecosystem: a.ecosystem, name: a.name, version: a.version, sha256: a.sha256, size: a.size, created: r.status === 'imported', via: 'command_line', attestations: a.registry?.attestations?.length ?? 0 });
     }
-    const lines = results.map((r) => `${r.status}\t${r.path}${r.reason !== undefined ? `\t${r.reason}` : ''}`);
+    // A file name is evidence: one escaped value of its line (terminalValue), so it cannot start a line or a column of its own.
+    const lines = results.map((r) => `${r.status}\t${terminalValue(r.path)}${r.reason !== undefined ? `\t${terminalValue(r.reason)}` : ''}`);
     const refused = results.filter((r) => r.status === 'refused').length;
     return { code: refused > 0 ? 1 : 0, stdout: `${lines.join('\n')}\n`, stderr: refused > 0 ? `${refused} of ${results.length} refused\n` : '' };
   });

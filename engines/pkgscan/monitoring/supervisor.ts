@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { terminalValue } from '../../core/terminal-text.js';
 
 export interface SupervisorOptions {
   /** The executable (process.execPath for node; in Electron also set ELECTRON_RUN_AS_NODE=1 in env). */
@@ -59,7 +60,7 @@ export function startSupervisor(options: SupervisorOptions): Supervisor {
     c.stderr?.on('data', (chunk: string) => {
       const lines = (rest + chunk).split('\n');
       rest = lines.pop() ?? '';
-      for (const line of lines) if (line !== '') log(line.slice(0, 2000));
+      for (const line of lines) if (line !== '') log(terminalValue(line.slice(0, 2000)));
     });
     c.on('error', () => {
       // A spawn failure is followed by 'exit' or 'close'; the restart is scheduled there.

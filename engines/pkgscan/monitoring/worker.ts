@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { MonitorCheck } from '../../core/contracts/pkgscan-monitoring.js';
+import { terminalValue } from '../../core/terminal-text.js';
 import type { Platform } from '../platform.js';
 import type { ScanDeps } from '../scans/scan.js';
 import { claimDueLeases, releaseLease } from '../db/leases.js';
@@ -118,7 +119,7 @@ export async function runWorkerProcess(p: Platform, deps: ScanDeps, options: { r
   const stop = (): void => controller.abort();
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = options.log ?? ((line: string) => process.stderr.write(`${terminalValue(line)}\n`));
   try {
     log(`pkgscan worker: started (pid ${process.pid})`);
     return await runMonitoringWorker(p, deps, {
