@@ -222,11 +222,12 @@ describe('rules and the PR comment', () => {
   it('renders Markdown with the verdict, reasons, paths and evidence; event text cannot inject markup', () => {
     const md = prComment(demo('cve-origin').decision);
     expect(md.startsWith('## Provenance gate: BLOCK\n')).toBe(true);
-    expect(md).toContain('**BLOCK** `vulnerable_dependency`: CVE-2020-14343 (critical) in pyyaml@5.3');
-    expect(md).toContain(`path: commit:${DEMO_SHA.slice(0, 12)} → dependency:pyyaml@5.3`);
+    expect(md).toContain('**BLOCK** `vulnerable_dependency`: CVE-2020-14343 (critical) in pyyaml\\[@\\]5.3');
+    expect(md).toContain(`path: commit:${DEMO_SHA.slice(0, 12)} → dependency:pyyaml\\[@\\]5.3`);
     expect(prComment({ verdict: 'pass', reasons: [] })).toContain('No policy violations.');
-    const evil = markdownText('x <script>alert(1)</script> [a](http://e) `code` | col\nnext');
-    expect(evil).not.toMatch(/[<>[\]`|\n]/);
+    const evil = markdownText('x <script>alert(1)</script> [a](http://e) `code` | col\nnext @user #12');
+    expect(evil).toBe('x \\<script\\>alert(1)\\</script\\> \\[a\\](http\\[:\\]//e) \\`code\\` \\| col next \\[@\\]user \\[\\#\\]12');
+    expect(markdownText('a\u{1f600}', 2)).toBe('a');
   });
 
   it('a PR comment stays under GitHub\'s comment limit however many reasons there are; the counts count them all', () => {
@@ -236,7 +237,7 @@ describe('rules and the PR comment', () => {
     expect(md.length).toBeLessThanOrEqual(MAX_COMMENT_CHARS);
     expect(md).toContain('0 pass · 0 warn · 10000 block');
     expect(md).toMatch(/- … \d+ more reason\(s\) not listed here: the decision lists every reason\n$/);
-    expect(md).toContain('envelope&#91;0&#93;');
+    expect(md).toContain('envelope\\[0\\]');
     // A decision that fits is written whole.
     const few: Decision = { verdict: 'block', reasons: Array.from({ length: 20 }, (_, i) => reason(i)) };
     expect(prComment(few)).not.toContain('not listed here');

@@ -1,4 +1,5 @@
 // The deterministic policy: a registry of rules over the enriched collection, the strictest verdict, every reason with its graph path, and the PR comment.
+import { mdText } from '../core/markdown.js';
 import { missingStages, type CollectResult } from './collect.js';
 import { SCANNERS, severityRank, type Severity } from './events.js';
 import { pathLabels, type Finding } from './graph.js';
@@ -124,11 +125,11 @@ export function evaluate(res: CollectResult, rules: readonly Rule[] = RULES): De
   return { verdict, reasons };
 }
 
-/** Text from events made safe for Markdown: no HTML, no table or code breaks, no links, images or mentions, one line. */
+/** Text from events made safe for the PR comment: at most `max` characters, then engines/core/markdown.ts's mdText (no markup, HTML, cells, links, mentions or references; one line). */
 export function markdownText(text: string, max = 500): string {
-  const flat = text.replace(/[\r\n\t]+/g, ' ').slice(0, max);
-  // Brackets are escaped, so parentheses cannot form a link; an @ starting a word would notify someone.
-  return flat.replace(/[\\`*_{}[\]#+!|<>~&]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/(^|\s)@/g, '$1&#64;');
+  // A cut between the halves of a surrogate pair would leave a lone surrogate, shown as an escape.
+  const end = text.length > max && /[\ud800-\udbff]/.test(text.charAt(max - 1)) ? max - 1 : max;
+  return mdText(text.slice(0, end));
 }
 
 /**

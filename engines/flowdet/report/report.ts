@@ -1,4 +1,5 @@
 // Study outputs: report.json, report.md and the SVG figures (ROC, PR, robustness, SHAP summary, drift, poisoning).
+import { mdText } from '../../core/markdown.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { toJsonText } from '../studies/metrics.js';
@@ -42,12 +43,12 @@ const f3 = (v: number | undefined): string => (v === undefined || !Number.isFini
 export function reportMarkdown(r: StudyReport): string {
   const L: string[] = [];
   const d = r.dataset;
-  L.push(`# Flow detector study: ${d.name}`, '');
+  L.push(`# Flow detector study: ${mdText(d.name)}`, '');
   L.push(`Schema \`${d.schema}\` (${d.format}), ${d.rows} flows (${d.malicious} malicious), split ${d.split}: ${d.train} train / ${d.test} test${r.settings.quick ? ' (quick run: sampled)' : ''}; seed ${r.settings.seed}; ${r.seconds.toFixed(1)} s.`);
   if (d.missing_columns.length > 0) L.push('', `Columns absent from the file (derived ones computed, others 0): ${d.missing_columns.join(', ')}.`);
   L.push('', `Cleaning: ${d.cleaning.nonFinite} Infinity/NaN cells, ${d.cleaning.negative} negative cells, ${d.cleaning.blank} blanks, ${d.cleaning.unreadable} unreadable; ${d.skipped_lines} lines skipped.`);
   const sm = r.served_model;
-  L.push('', '## Served model', '', `What \`--save-model\` saves and \`flowdet serve\` scores with: the ${sm.hardened ? 'hardened ' : ''}${sm.members.join(' + ')} ensemble trained on ${sm.trained_on} (${sm.training_rows} rows; derived features ${sm.derived_features}). Clean test metrics measured by scoring the ${sm.split} test split (${sm.test.n} flows) through the saved bundle: accuracy ${f3(sm.test.accuracy)}, precision ${f3(sm.test.precision)}, recall ${f3(sm.test.recall)}, F1 ${f3(sm.test.f1)}, FPR ${f3(sm.test.fpr)}, ROC-AUC ${f3(sm.test.roc_auc)}.`);
+  L.push('', '## Served model', '', `What \`--save-model\` saves and \`flowdet serve\` scores with: the ${sm.hardened ? 'hardened ' : ''}${sm.members.join(' + ')} ensemble trained on ${mdText(sm.trained_on)} (${sm.training_rows} rows; derived features ${sm.derived_features}). Clean test metrics measured by scoring the ${sm.split} test split (${sm.test.n} flows) through the saved bundle: accuracy ${f3(sm.test.accuracy)}, precision ${f3(sm.test.precision)}, recall ${f3(sm.test.recall)}, F1 ${f3(sm.test.f1)}, FPR ${f3(sm.test.fpr)}, ROC-AUC ${f3(sm.test.roc_auc)}.`);
   L.push('', '## Detectors (test split, threshold 0.5)', '', '| detector | accuracy | precision | recall | F1 | FPR | ROC-AUC | PR-AUC | precision @1 % | precision @0.1 % | train s |', '|---|---|---|---|---|---|---|---|---|---|---|');
   for (const x of r.detectors) {
     const m = x.test;

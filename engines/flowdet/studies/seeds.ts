@@ -1,4 +1,5 @@
 // The multi-seed study: each metric's mean, sample sd and 95 % Student-t interval across seeds; Wilson intervals for pooled rates.
+import { mdText } from '../../core/markdown.js';
 import { studentTInterval, wilsonInterval, type Interval, type TInterval } from '../../core/ml/index.js';
 import { VitrineError } from '../../core/errors.js';
 import { loadData } from '../data/datasets.js';
@@ -120,7 +121,7 @@ export async function seedStudy(opts: SeedOptions): Promise<SeedReport> {
 
 export function seedsMarkdown(r: SeedReport): string {
   const f = (v: number): string => (Number.isFinite(v) ? v.toFixed(4) : 'n/a');
-  const L = [`# Multi-seed study: ${r.dataset}`, '', `Seeds ${r.seeds.join(', ')}; mean, sample standard deviation and 95 % Student-t interval (t with n - 1 degrees of freedom), clipped to [0, 1] since every metric is a rate (* where clipped).`, ''];
+  const L = [`# Multi-seed study: ${mdText(r.dataset)}`, '', `Seeds ${r.seeds.join(', ')}; mean, sample standard deviation and 95 % Student-t interval (t with n - 1 degrees of freedom), clipped to [0, 1] since every metric is a rate (* where clipped).`, ''];
   L.push('| detector | metric | mean | sd | 95 % interval |', '|---|---|---|---|---|');
   for (const m of r.metrics) L.push(`| ${m.detector} | ${m.metric} | ${f(m.mean)} | ${f(m.sd)} | ${f(m.interval.lower)} to ${f(m.interval.upper)}${m.interval.clipped ? ' *' : ''} |`);
   L.push('', 'Rates pooled over seeds with Wilson score intervals (z 1.96):', '', '| detector | rate | k / n | estimate | 95 % interval |', '|---|---|---|---|---|');

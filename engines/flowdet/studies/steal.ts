@@ -1,4 +1,5 @@
 // Model stealing with label-only queries: agreement of the stolen network with the victim and its transfer attack success.
+import { mdText } from '../../core/markdown.js';
 import { Random, selectRows, wilsonInterval, type Interval } from '../../core/ml/index.js';
 import { VitrineError } from '../../core/errors.js';
 import { attackSpace, gradientAttack, type Scorer } from '../attacks/attacks.js';
@@ -105,7 +106,7 @@ export async function stealStudy(opts: StealOptions): Promise<StealReport> {
 
 export function stealMarkdown(r: StealReport): string {
   const f = (v: number): string => (Number.isFinite(v) ? v.toFixed(3) : 'n/a');
-  const L = [`# Model stealing: ${r.dataset}`, '', `Victim ${r.victim}; stolen model ${r.surrogate}; query pool ${r.pool} flows, agreement measured on ${r.evaluation}. Intervals: Wilson, z 1.96.`, ''];
+  const L = [`# Model stealing: ${mdText(r.dataset)}`, '', `Victim ${r.victim}; stolen model ${r.surrogate}; query pool ${r.pool} flows, agreement measured on ${r.evaluation}. Intervals: Wilson, z 1.96.`, ''];
   L.push('| budget | agreement (95 % CI) | ' + r.results[0]!.transfer.map((t) => `transfer success eps ${t.eps}`).join(' | ') + ' |');
   L.push('|---|---|' + r.results[0]!.transfer.map(() => '---|').join(''));
   for (const x of r.results) L.push(`| ${x.budget} | ${f(x.agreement)} (${f(x.agreement_interval.lower)}-${f(x.agreement_interval.upper)}) | ` + x.transfer.map((t) => `${f(t.success_rate)} (${t.evaded}/${t.detected})`).join(' | ') + ' |');

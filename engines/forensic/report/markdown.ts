@@ -1,23 +1,10 @@
-// The court-style report as Markdown: every value escaped so evidence text cannot add markup, links or table cells.
+// The court-style report as Markdown: every value escaped (engines/core/markdown.ts) so evidence text cannot add markup, links, mentions or table cells.
 import type { AnalysisView, CustodyView } from '../../core/contracts/forensic.js';
+import { mdCode, mdCodeCell, mdText } from '../../core/markdown.js';
 import { buildReport, type Block, type ReportDocument, type ReportMeta } from './document.js';
 
-/** Text safe in Markdown prose and table cells: markup characters backslash-escaped, line breaks flattened. */
-export function mdText(s: string): string {
-  return s
-    .replace(/[\r\n\u2028\u2029]+/g, ' ')
-    .replace(/[\\`*_{}[\]<>|#!~]/g, (c) => `\\${c}`)
-    .replace(/&/g, '&amp;');
-}
-
-/** Hex digests and ids: shown as code, which cannot hold markup (backticks are removed). */
-function mdCode(s: string): string {
-  const clean = s.replace(/[`\r\n]/g, '');
-  return clean === '' ? '' : `\`${clean}\``;
-}
-
 function table(head: readonly string[], rows: readonly (readonly string[])[], mono: readonly number[] = []): string[] {
-  const cell = (v: string, i: number): string => (mono.includes(i) ? mdCode(v) : mdText(v));
+  const cell = (v: string, i: number): string => (mono.includes(i) ? mdCodeCell(v) : mdText(v));
   return [`| ${head.map((h) => mdText(h)).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)];
 }
 

@@ -1,30 +1,27 @@
 // The rule tables of docs/pkgscan-analyzers.md, generated from the shipped YAML rules (one table per rules file), so the page cannot drift from what ships; a test holds the page to this text.
+import { mdCode, mdCodeCell, mdText } from '../../../core/markdown.js';
 import type { CompiledRule } from './rules.js';
 
 /** The markers around the generated part of the page. */
 export const RULES_BEGIN = '<!-- rule tables: generated from resources/pkgscan/rules/*.yml; do not edit by hand -->';
 export const RULES_END = '<!-- end of the generated rule tables -->';
 
-function cell(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
 function severityOf(r: CompiledRule): string {
   if (r.onlyInInstallHook) return `${r.severity}, install hooks only`;
   return r.installHookSeverity !== null && r.installHookSeverity !== r.severity ? `${r.severity} (${r.installHookSeverity})` : r.severity;
 }
 
-/** Markdown: per rules file (class) a heading line and a table of its rules, in the order the files and rules are read. */
+/** Markdown: per rules file (class) a heading line and a table of its rules, in the order the files and rules are read; every value from a rules file escaped (engines/core/markdown.ts). */
 export function renderRuleTables(rules: readonly CompiledRule[]): string {
   const classes: string[] = [];
   for (const r of rules) if (!classes.includes(r.ruleClass)) classes.push(r.ruleClass);
   const out: string[] = [];
   for (const c of classes) {
-    out.push(`**${c}** (\`resources/pkgscan/rules/${c}.yml\`)`, '', '| id | severity (install-time) | role / kind | technique | languages | what |', '|---|---|---|---|---|---|');
+    out.push(`**${mdText(c)}** (${mdCode(`resources/pkgscan/rules/${c}.yml`)})`, '', '| id | severity (install-time) | role / kind | technique | languages | what |', '|---|---|---|---|---|---|');
     for (const r of rules.filter((x) => x.ruleClass === c)) {
       const role = r.kind === null ? r.role : `${r.role} / ${r.kind}`;
-      const detector = r.detector === null ? '' : ` (detector \`${r.detector}\`)`;
-      out.push(`| \`${r.id}\` | ${severityOf(r)} | ${role} | ${r.technique ?? '-'} | ${[...r.languages].join(', ')} | ${cell(r.title)}${detector} |`);
+      const detector = r.detector === null ? '' : ` (detector ${mdCodeCell(r.detector)})`;
+      out.push(`| ${mdCodeCell(r.id)} | ${mdText(severityOf(r))} | ${mdText(role)} | ${mdText(r.technique ?? '-')} | ${mdText([...r.languages].join(', '))} | ${mdText(r.title)}${detector} |`);
     }
     out.push('');
   }
