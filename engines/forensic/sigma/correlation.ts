@@ -117,6 +117,17 @@ export interface ResolvedCorrelation {
   readonly groupFields: readonly (readonly string[])[];
 }
 
+/** Missing rules a skip reason names (each cut to 80 characters); the rest are counted. */
+const MAX_NAMED_MISSING = 5;
+
+/** Why a correlation cannot run: the rules it names that did not load, the first few by name and the rest counted (a bounded reason). */
+function missingReason(missing: readonly string[]): string {
+  const distinct = [...new Set(missing)];
+  const named = distinct.slice(0, MAX_NAMED_MISSING).map((m) => m.slice(0, 80)).join(', ');
+  const more = distinct.length - MAX_NAMED_MISSING;
+  return `the correlation names rule(s) that did not load: ${named}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
 /** Finds the rules each correlation names (by id or `name`); a correlation naming a rule that did not load is skipped with why. */
 export function resolveCorrelations(
   correlations: readonly CorrelationRule[],
@@ -135,7 +146,7 @@ export function resolveCorrelations(
     const members = c.refs.map((r) => byKey.get(r));
     const missing = c.refs.filter((_, i) => members[i] === undefined);
     if (missing.length > 0) {
-      skipped.push({ source: c.info.source, id: c.info.id, title: c.info.title, reason: `the correlation names rule(s) that did not load: ${missing.map((m) => m.slice(0, 80)).join(', ')}` });
+      skipped.push({ source: c.info.source, id: c.info.id, title: c.info.title, reason: missingReason(missing) });
       continue;
     }
     const groupFields = c.refs.map((ref) => c.groupBy.map((g) => c.aliases[g]?.[ref] ?? g));
