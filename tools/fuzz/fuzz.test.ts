@@ -1,20 +1,23 @@
 // The fuzzing harness finds each planted fault of the toy parser, keeps them apart, and shrinks the inputs.
 import { describe, expect, it } from 'vitest';
 import { campaign, inputs, minimise, mutate, runOnce, WorkerRunner } from './fuzz.js';
+import { parseAllDocuments } from 'yaml';
 import { jsonSeedText, mutateJson, parseJsonSeed } from './json-mutate.js';
+import { parseYamlSeed } from './yaml-mutate.js';
 import { TARGETS } from './toy.fixture.js';
 import { mulberry32 } from '../../engines/core/random.js';
 
 const toy = TARGETS[0]!;
 const toyJson = TARGETS.find((t) => t.name === 'toy-json')!;
+const toyYaml = TARGETS.find((t) => t.name === 'toy-yaml')!;
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
 /** Runs a target in this thread on the first `n` inputs of a campaign; the crashes found. */
-async function crashes(target: typeof toyJson, seed: number, n: number, json: typeof toyJson.json): Promise<number> {
+async function crashes(target: typeof toyJson, seed: number, n: number, structure: typeof toyJson.structure): Promise<number> {
   let found = 0;
   let i = 0;
-  for (const b of inputs(target.seeds(), seed, 4096, json)) {
+  for (const b of inputs(target.seeds(), seed, 4096, structure)) {
     if (i++ >= n) break;
     if (!(await runOnce(target, b)).ok) found++;
   }
@@ -58,7 +61,7 @@ describe('fuzz harness', () => {
   });
 
   it('structure mutations reach a fault behind JSON.parse that byte mutations alone do not, in the same budget', async () => {
-    expect(await crashes(toyJson, 3, 2000, true)).toBeGreaterThan(0);
+    expect(await crashes(toyJson, 3, 2000, 'json')).toBeGreaterThan(0);
     expect(await crashes(toyJson, 3, 2000, undefined)).toBe(0);
   });
 
@@ -74,7 +77,7 @@ describe('fuzz harness', () => {
     const seeds = toyJson.seeds();
     const take = (s: number): string[] => {
       const out: string[] = [];
-      for (const b of inputs(seeds, s, 1 << 16, true)) if (out.push(dec.decode(b)) >= 600) break;
+      for (const b of inputs(seeds, s, 1 << 16, 'json')) if (out.push(dec.decode(b)) >= 600) break;
       return out.slice(seeds.length);
     };
     const a = take(5);
@@ -106,9 +109,9 @@ describe('fuzz harness', () => {
     const tree = parseJsonSeed(lines, 'lines')!;
     expect(tree.lines).toBe(true);
     expect(jsonSeedText(tree)).toBe('{"a":1,"b":"x"}\n{"a":2,"b":"y"}\n');
-    expect(parseJsonSeed(lines, true)).toBeUndefined();
+    expect(parseJsonSeed(lines, 'json')).toBeUndefined();
     expect(parseJsonSeed(enc.encode('a,b\n1,2\n'), 'lines')).toBeUndefined();
-    const doc = parseJsonSeed(enc.encode('{"__proto__":{"x":[1,-0,1e999]}}'), true)!;
+    const doc = parseJsonSeed(enc.encode('{"__proto__":{"x":[1,-0,1e999]}}'), 'json')!;
     expect(jsonSeedText(doc)).toBe('{"__proto__":{"x":[1,0,null]}}');
     const r = mulberry32(11);
     for (let i = 0; i < 300; i++) {
@@ -125,13 +128,53 @@ describe('fuzz harness', () => {
   });
 
   it('arrays of hundreds of thousands of members are walked and repeated without a call per member on the stack', () => {
-    const wide = parseJsonSeed(enc.encode(`[${'1,'.repeat(200_000)}1]`), true)!;
+    const wide = parseJsonSeed(enc.encode(`[${'1,'.repeat(200_000)}1]`), 'json')!;
     const rw = mulberry32(5);
     for (let i = 0; i < 3; i++) expect(mutateJson(rw, wide, wide, 8 << 20).length).toBeGreaterThan(0);
   }, 60_000);
 
+  it('YAML structure mutations reach a fault behind the YAML parser that byte mutations alone do not, in the same budget', async () => {
+    expect(await crashes(toyYaml, 3, 2000, 'yaml')).toBeGreaterThan(0);
+    expect(await crashes(toyYaml, 3, 2000, undefined)).toBe(0);
+  });
+
+  it('YAML mutations are seeded, mostly YAML, and write every style, anchors, aliases, alias bombs, long and duplicate keys', () => {
+    const seeds = toyYaml.seeds();
+    const take = (s: number, n: number): string[] => {
+      const out: string[] = [];
+      for (const b of inputs(seeds, s, 1 << 16, 'yaml')) if (out.push(dec.decode(b)) >= seeds.length + 2 * n) break;
+      return out.slice(seeds.length).filter((_, i) => i % 2 === 0);
+    };
+    const a = take(5, 800);
+    expect(take(5, 100)).toEqual(a.slice(0, 100));
+    expect(take(6, 100)).not.toEqual(a.slice(0, 100));
+    const parses = (t: string): boolean => {
+      const docs = parseAllDocuments(t);
+      return (Array.isArray(docs) ? docs : [docs]).every((d) => d.errors.length === 0);
+    };
+    // most parse as YAML (the text edits and the alias bombs are for the readers to refuse, not the parser)
+    expect(a.slice(0, 300).filter(parses).length).toBeGreaterThan(300 * 0.6);
+    const has = (re: RegExp): number => a.filter((t) => re.test(t)).length;
+    expect(has(/&\w+ [\s\S]*\*\w+/)).toBeGreaterThan(50); // an anchor and its alias
+    expect(has(/&lol0 \[lol, lol, lol/)).toBeGreaterThan(10); // a billion-laughs bomb
+    expect(has(/&lol9 \[(\*lol8, ){3}/)).toBeGreaterThan(0); // ... ten levels deep
+    expect(has(/^\{/m)).toBeGreaterThan(50); // flow style
+    expect(has(/: [|>][-+]?\n/)).toBeGreaterThan(5); // block scalars
+    expect(has(/^\s*(- )?'\w+':/m)).toBeGreaterThan(10); // quoted keys
+    expect(has(/\? k{1024}/)).toBeGreaterThan(5); // a key too long for an implicit key
+    expect(has(/^(\s*)(\w+):.*\n\1\2:/m)).toBeGreaterThan(10); // a key written twice in one map
+    expect(has(/!!\w+ /)).toBeGreaterThan(5); // tags
+    expect(has(/(- ){20}/)).toBeGreaterThan(5); // a block sequence nested on one line
+    expect(a.every((t) => enc.encode(t).length <= 1 << 16)).toBe(true);
+    // a seed of two documents is read as two; text that is not YAML is left to the byte mutations
+    const two = parseYamlSeed(seeds[1]!)!;
+    expect(two.tree.lines).toBe(true);
+    expect(two.tree.root.items).toHaveLength(2);
+    expect(parseYamlSeed(enc.encode('a: [1,\n'))).toBeUndefined();
+  }, 60_000);
+
   it('a finding of a structure mutation is shrunk on its bytes and still reproduces', async () => {
-    const r = await campaign(toyJson.seeds(), { run: (b) => runOnce(toyJson, b) }, { seconds: 60, seed: 1, maxBytes: 4096, maxRuns: 2000, json: true });
+    const r = await campaign(toyJson.seeds(), { run: (b) => runOnce(toyJson, b) }, { seconds: 60, seed: 1, maxBytes: 4096, maxRuns: 2000, structure: 'json' });
     expect(r.findings.length).toBe(1);
     const f = r.findings[0]!;
     expect(f.signature).toMatch(/^crash RangeError at tools\/fuzz\/toy\.fixture\.ts:\d+$/);

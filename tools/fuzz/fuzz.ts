@@ -7,9 +7,10 @@ import { Worker } from 'node:worker_threads';
 import { VitrineError } from '../../engines/core/errors.js';
 import { parseJsonText } from '../../engines/core/json-text.js';
 import { mulberry32 } from '../../engines/core/random.js';
-import { mutateJson, parseJsonSeed, pick, type JsonMode } from './json-mutate.js';
+import { mutateJson, parseJsonSeed, pick, type JsonSeed, type StructureMode } from './json-mutate.js';
+import { mutateYaml, parseYamlSeed, type YamlSeed } from './yaml-mutate.js';
 
-export type { JsonMode } from './json-mutate.js';
+export type { StructureMode } from './json-mutate.js';
 
 /** One parser under fuzzing: real seed inputs, and how to run it on bytes. */
 export interface FuzzTarget {
@@ -28,10 +29,11 @@ export interface FuzzTarget {
   /** Work done once per worker before the first input is timed (loading models, building a benign corpus). */
   prepare?(): unknown;
   /**
-   * The input is a JSON body (true) or a JSON document or JSON lines ('lines'): every other mutation of a seed that parses
-   * so edits its value tree (json-mutate.ts) instead of its bytes, so inputs pass JSON.parse and reach what is behind it.
+   * The input is a JSON document ('json'), a JSON document or JSON lines ('lines'), or YAML of one or more documents
+   * ('yaml'): every other mutation of a seed that parses so edits its value tree (json-mutate.ts; yaml-mutate.ts writes
+   * it back as YAML) instead of its bytes, so inputs pass the parser and reach what is behind it.
    */
-  readonly json?: JsonMode;
+  readonly structure?: StructureMode;
 }
 
 export type FindingKind = 'crash' | 'hang' | 'memory' | 'invariant';
@@ -234,20 +236,33 @@ export function mutate(rand: () => number, seed: Uint8Array, other: Uint8Array, 
   return b;
 }
 
+type Structured = JsonSeed | YamlSeed;
+
+/** A seed's value tree in the target's structure, or undefined when it does not parse so (it then gets byte mutations). */
+export function parseStructured(seed: Uint8Array, structure: StructureMode): Structured | undefined {
+  return structure === 'yaml' ? parseYamlSeed(seed) : parseJsonSeed(seed, structure);
+}
+
+/** One structure mutation of a parsed seed, written back in its own format; `other` (of the same target) to splice from. */
+export function mutateStructured(rand: () => number, tree: Structured, other: Structured | undefined, maxBytes: number): Uint8Array {
+  if ('yaml' in tree) return mutateYaml(rand, tree, other !== undefined && 'yaml' in other ? other : undefined, maxBytes);
+  return mutateJson(rand, tree, other !== undefined && !('yaml' in other) ? other : undefined, maxBytes);
+}
+
 /**
- * The inputs of a seeded campaign, in order: every seed as is, then mutations without end. With `json`, structure and
- * byte mutations alternate on the seeds that parse as JSON (the others get byte mutations only).
+ * The inputs of a seeded campaign, in order: every seed as is, then mutations without end. With `structure`, structure
+ * and byte mutations alternate on the seeds that parse in that format (the others get byte mutations only).
  */
-export function* inputs(seeds: readonly Uint8Array[], seed: number, maxBytes: number, json?: JsonMode): Generator<Uint8Array> {
+export function* inputs(seeds: readonly Uint8Array[], seed: number, maxBytes: number, structure?: StructureMode): Generator<Uint8Array> {
   for (const s of seeds) yield s;
   if (seeds.length === 0) return;
   const rand = mulberry32(seed);
-  const trees = json === undefined ? [] : seeds.map((s) => parseJsonSeed(s, json));
+  const trees = structure === undefined ? [] : seeds.map((s) => parseStructured(s, structure));
   for (let i = 0; ; i++) {
     const a = pick(rand, seeds.length);
     const b = pick(rand, seeds.length);
     const tree = trees[a];
-    yield tree !== undefined && i % 2 === 0 ? mutateJson(rand, tree, trees[b], maxBytes) : mutate(rand, seeds[a]!, seeds[b]!, maxBytes);
+    yield tree !== undefined && i % 2 === 0 ? mutateStructured(rand, tree, trees[b], maxBytes) : mutate(rand, seeds[a]!, seeds[b]!, maxBytes);
   }
 }
 
@@ -395,8 +410,8 @@ export interface CampaignOptions {
   readonly maxBytes: number;
   /** Stop after this many inputs (for tests); unbounded when absent. */
   readonly maxRuns?: number;
-  /** The target's `json`: structure mutations alternate with byte mutations. */
-  readonly json?: JsonMode;
+  /** The target's `structure`: structure mutations alternate with byte mutations. */
+  readonly structure?: StructureMode;
 }
 
 export interface CampaignResult {
@@ -410,7 +425,7 @@ export async function campaign(seeds: readonly Uint8Array[], runner: { run(b: Ui
   const started = performance.now();
   const found = new Map<string, Finding>();
   let runs = 0;
-  for (const input of inputs(seeds, opts.seed, opts.maxBytes, opts.json)) {
+  for (const input of inputs(seeds, opts.seed, opts.maxBytes, opts.structure)) {
     if (opts.maxRuns !== undefined && runs >= opts.maxRuns) break;
     if ((performance.now() - started) / 1000 >= opts.seconds) break;
     runs++;

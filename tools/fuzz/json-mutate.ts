@@ -2,15 +2,18 @@
 // once, and each mutation edits a copy of the tree and writes it back as text, so the input passes JSON.parse and
 // reaches the validators and engines behind it. Seeded and deterministic, like the byte mutations in fuzz.ts.
 
-/** How a target's inputs are JSON: one document, or one document or JSON lines (one value per line). */
-export type JsonMode = true | 'lines';
+/**
+ * How a target's inputs are structured: one JSON document ('json'), one JSON document or JSON lines (one value per line,
+ * 'lines'), or YAML, one or several documents ('yaml', yaml-mutate.ts, which edits the same value tree).
+ */
+export type StructureMode = 'json' | 'lines' | 'yaml';
 
 /**
  * A value of the tree. Objects keep their members as a list, so a key may be `__proto__` or appear twice (JSON text
  * allows both); scalars keep their JSON text, so a number may be `-0`, `1e999` or past 2^53 as written; `deep` is a value
  * nested `n` levels in arrays or one-member objects, written without recursion.
  */
-type Node =
+export type Node =
   | { readonly k: 'raw'; readonly text: string }
   | { readonly k: 'arr'; items: Node[] }
   | { readonly k: 'obj'; entries: [string, Node][] }
@@ -30,7 +33,7 @@ interface Slot {
   readonly index: number;
 }
 
-function fromValue(v: unknown): Node {
+export function fromValue(v: unknown): Node {
   if (Array.isArray(v)) return { k: 'arr', items: v.map(fromValue) };
   // JSON.parse makes `__proto__` an own member, which Object.entries lists.
   if (v !== null && typeof v === 'object') return { k: 'obj', entries: Object.entries(v).map(([key, x]) => [key, fromValue(x)]) };
@@ -40,7 +43,7 @@ function fromValue(v: unknown): Node {
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The tree of a seed, when its text is JSON (or, with 'lines', JSON lines); undefined otherwise. */
-export function parseJsonSeed(bytes: Uint8Array, mode: JsonMode): JsonSeed | undefined {
+export function parseJsonSeed(bytes: Uint8Array, mode: 'json' | 'lines'): JsonSeed | undefined {
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -77,7 +80,7 @@ function clone(n: Node): Node {
   }
 }
 
-function write(n: Node, out: string[]): void {
+export function write(n: Node, out: string[]): void {
   switch (n.k) {
     case 'raw':
       out.push(n.text);
@@ -154,7 +157,7 @@ function keysOf(all: readonly Slot[]): string[] {
 
 /** A whole number below `n` from a seeded generator (the byte mutations of fuzz.ts use it too). */
 export const pick = (rand: () => number, n: number): number => Math.floor(rand() * n);
-const oneOf = <T>(rand: () => number, xs: readonly T[]): T => xs[pick(rand, xs.length)]!;
+export const oneOf = <T>(rand: () => number, xs: readonly T[]): T => xs[pick(rand, xs.length)]!;
 const raw = (text: string): Node => ({ k: 'raw', text });
 const str = (s: string): Node => raw(JSON.stringify(s));
 
@@ -339,8 +342,8 @@ function mutateOnce(rand: () => number, doc: JsonSeed, other: JsonSeed, maxBytes
   }
 }
 
-/** One to three stacked structure edits of a parsed seed, written as JSON text and bounded to `maxBytes`. */
-export function mutateJson(rand: () => number, seed: JsonSeed, other: JsonSeed | undefined, maxBytes: number): Uint8Array {
+/** One to three stacked structure edits of a copy of a parsed seed; growth bounded by `maxBytes` of JSON text. */
+export function mutateTree(rand: () => number, seed: JsonSeed, other: JsonSeed | undefined, maxBytes: number): JsonSeed {
   let doc: JsonSeed = { lines: seed.lines, root: { k: 'arr', items: seed.root.items.map(clone) } };
   for (let n = 1 + pick(rand, 3); n > 0; n--) {
     const before: JsonSeed = { lines: doc.lines, root: { k: 'arr', items: doc.root.items.map(clone) } };
@@ -351,6 +354,12 @@ export function mutateJson(rand: () => number, seed: JsonSeed, other: JsonSeed |
       break;
     }
   }
+  return doc;
+}
+
+/** One to three stacked structure edits of a parsed seed, written as JSON text and bounded to `maxBytes`. */
+export function mutateJson(rand: () => number, seed: JsonSeed, other: JsonSeed | undefined, maxBytes: number): Uint8Array {
+  const doc = mutateTree(rand, seed, other, maxBytes);
   // A seed near the bound may still be cut, as the byte mutations cut.
   const b = new TextEncoder().encode(jsonSeedText(doc));
   return b.length > maxBytes ? b.subarray(0, maxBytes) : b;

@@ -51,9 +51,9 @@ for (const target of chosen) {
     continue;
   }
   const runner = new WorkerRunner({ module: TARGET_MODULES.get(target.name)!, target: target.name, timeoutMs: num('timeout-ms', 5000), heapMb: num('heap-mb', 1024) });
-  const r = await campaign(seeds, runner, { seconds, seed, maxBytes: num('max-bytes', 8 * 1024 * 1024), ...(target.json === undefined ? {} : { json: target.json }) });
+  const r = await campaign(seeds, runner, { seconds, seed, maxBytes: num('max-bytes', 8 * 1024 * 1024), ...(target.structure === undefined ? {} : { structure: target.structure }) });
   await runner.close();
-  console.log(`${target.name}: ${r.runs} inputs (${seeds.length} seeds${target.json === undefined ? '' : ', structure and byte mutations'}) in ${r.seconds.toFixed(1)} s, ${(r.runs / r.seconds).toFixed(0)}/s, ${r.findings.length} finding(s)`);
+  console.log(`${target.name}: ${r.runs} inputs (${seeds.length} seeds${target.structure === undefined ? '' : `, ${target.structure} structure and byte mutations`}) in ${r.seconds.toFixed(1)} s, ${(r.runs / r.seconds).toFixed(0)}/s, ${r.findings.length} finding(s)`);
   for (const f of r.findings) {
     const file = path.join(outDir, target.name, `${findingId(f)}.bin`);
     mkdirSync(path.dirname(file), { recursive: true });

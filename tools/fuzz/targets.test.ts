@@ -22,7 +22,7 @@ describe('fuzz targets', () => {
       if (hasCorpora()) expect(seeds.length).toBeGreaterThan(0);
       const problems: string[] = [];
       let n = 0;
-      for (const input of inputs(seeds, 20261201, 4 * 1024 * 1024, target.json)) {
+      for (const input of inputs(seeds, 20261201, 4 * 1024 * 1024, target.structure)) {
         if (n++ >= seeds.length + MUTATIONS) break;
         const o = await runOnce(target, input);
         if (!o.ok) problems.push(`input ${n - 1} (${input.length} bytes): ${o.signature}: ${o.message}`);

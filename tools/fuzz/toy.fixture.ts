@@ -1,5 +1,6 @@
 // Parsers with planted faults, for the harness's own tests: 'T' then a length byte, then that many bytes; a JSON body;
-// name=value lines read through a look-up table.
+// YAML documents; name=value lines read through a look-up table.
+import { parseAllDocuments } from 'yaml';
 import { VitrineError } from '../../engines/core/errors.js';
 import type { FuzzTarget } from './fuzz.js';
 
@@ -28,6 +29,38 @@ function parseToyJson(b: Uint8Array): number {
   } catch {
     throw new VitrineError('parse_error', 'not JSON');
   }
+  const items = (body as { items?: unknown } | null)?.items;
+  if (!Array.isArray(items)) throw new VitrineError('validation_failed', 'no list of items');
+  let total = 0;
+  for (const it of items) {
+    const count = (it as { count?: unknown } | null)?.count;
+    if (typeof count !== 'number' || !Number.isInteger(count) || count > 1000) throw new VitrineError('validation_failed', 'a count that is not a small integer');
+    total += new Array<number>(count).fill(1).length;
+  }
+  return total;
+}
+
+/**
+ * YAML documents with the same planted fault behind the YAML parser: `items:` of `count:`, where a negative integer count
+ * reaches `new Array(count)`. The seeds are block YAML (so `- ` is all over them, unlike the JSON seeds): byte mutations
+ * rarely write a negative number where a count is and keep the rest YAML; structure mutations do.
+ */
+function parseToyYaml(b: Uint8Array): number {
+  let docs: unknown[];
+  try {
+    const all = parseAllDocuments(new TextDecoder().decode(b));
+    const list = Array.isArray(all) ? all : [all];
+    if (list.some((d) => d.errors.length > 0)) throw new Error('YAML errors');
+    docs = list.map((d) => d.toJS({ maxAliasCount: 100 }) as unknown);
+  } catch {
+    throw new VitrineError('parse_error', 'not YAML');
+  }
+  let total = 0;
+  for (const doc of docs) total += countItems(doc);
+  return total;
+}
+
+function countItems(body: unknown): number {
   const items = (body as { items?: unknown } | null)?.items;
   if (!Array.isArray(items)) throw new VitrineError('validation_failed', 'no list of items');
   let total = 0;
@@ -78,7 +111,17 @@ export const TARGETS: readonly FuzzTarget[] = [
     about: 'a planted fault only valid JSON reaches: a negative integer count',
     seeds: () => ['{"items":[{"id":"a","count":3},{"id":"b","count":12}]}', '{"items":[]}', '{"items":[{"id":"c","count":7,"tags":["x","y"]}]}'].map((t) => new TextEncoder().encode(t)),
     run: parseToyJson,
-    json: true,
+    structure: 'json',
+  },
+  {
+    name: 'toy-yaml',
+    about: 'a planted fault only well-formed YAML reaches: a negative integer count',
+    seeds: () =>
+      ['items:\n  - id: a\n    count: 3\n  - id: b\n    count: 12\n', 'items: []\n---\nitems:\n  - id: c\n    count: 7\n    tags:\n      - x\n      - y\n', '# a comment\nitems:\n  - {id: d, count: 1}\n'].map((t) =>
+        new TextEncoder().encode(t),
+      ),
+    run: parseToyYaml,
+    structure: 'yaml',
   },
   {
     name: 'toy-words',

@@ -115,7 +115,7 @@ export const TARGETS: readonly FuzzTarget[] = [
       return { assessment, bundle: assessmentToStix(assessment) };
     },
     check: (r, input) => jsonProblem(r, 64 * input.length + 1024 * 1024),
-    json: true,
+    structure: 'json',
   },
   {
     name: 'attrib-matrix-import',
@@ -127,7 +127,7 @@ export const TARGETS: readonly FuzzTarget[] = [
       return { imported: stixToScenario(body), sha256: canonicalHash(body) };
     },
     check: (r, input) => jsonProblem(r, 8 * input.length + 64 * 1024),
-    json: true,
+    structure: 'json',
   },
   {
     name: 'attrib-stix-pattern',

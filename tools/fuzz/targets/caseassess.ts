@@ -80,7 +80,7 @@ export const TARGETS: readonly FuzzTarget[] = [
       if (out.lost > 0) return `saving without replace lost ${out.lost} stored item(s)`;
       return jsonProblem(r, 64 * input.length + 1024 * 1024);
     },
-    json: true,
+    structure: 'json',
   },
   {
     name: 'caseassess-stix',
@@ -108,6 +108,6 @@ export const TARGETS: readonly FuzzTarget[] = [
       if (out.lost > 0) return `importing again lost ${out.lost} item(s) of the stored case`;
       return jsonProblem(r, 16 * input.length + 64 * 1024);
     },
-    json: true,
+    structure: 'json',
   },
 ];

@@ -172,6 +172,6 @@ export const TARGETS: readonly FuzzTarget[] = [
     },
     run: score,
     check: checkScore,
-    json: true,
+    structure: 'json',
   },
 ];

@@ -1,15 +1,16 @@
 // Fuzz targets of forensic's parsers (tools/fuzz/fuzz.ts): every artefact format the ingest reads, through the
 // entry a job uses (ingestArtifact: hash, detect from content, load, finalise), and a custom Sigma rule file through the
-// rule loader the `--rules` option uses.
+// rule loader the `--rules` option uses (YAML structure mutations: yaml-mutate.ts).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { parseAllDocuments } from 'yaml';
 import { VitrineError } from '../../../engines/core/errors.js';
 import { DEFAULT_MAX_WARNINGS, ingestArtifact, type IngestResult } from '../../../engines/forensic/ingest.js';
 import { loadSigmaRules, type SigmaRuleSet } from '../../../engines/forensic/sigma/ruleset.js';
 import { corpusPath, REPO_ROOT } from '../../../test/corpora.js';
-import type { FuzzTarget, JsonMode } from '../fuzz.js';
+import type { FuzzTarget, StructureMode } from '../fuzz.js';
 
 /** This worker's scratch folder (the evidence root the artefact is written into), made once. */
 let scratch: string | undefined;
@@ -87,8 +88,8 @@ function checkIngest(result: unknown, input: Uint8Array): string | undefined {
 const evtx = (...names: string[]): string[] => names.map((n) => corpusPath('evtx', ...n.split('/')));
 const logs = (...names: string[]): string[] => names.map((n) => corpusPath('logs', ...n.split('/')));
 
-function ingestTarget(format: string, about: string, files: () => string[], maxBytes?: number, json?: JsonMode): FuzzTarget {
-  return { name: `forensic-${format}`, about, seeds: () => readSeeds(files(), maxBytes), run: ingest, check: checkIngest, ...(json === undefined ? {} : { json }) };
+function ingestTarget(format: string, about: string, files: () => string[], maxBytes?: number, structure?: StructureMode): FuzzTarget {
+  return { name: `forensic-${format}`, about, seeds: () => readSeeds(files(), maxBytes), run: ingest, check: checkIngest, ...(structure === undefined ? {} : { structure }) };
 }
 
 /** A custom rule file as `--rules` reads it: the rule loader lists a bad rule as skipped, never throws on it. */
@@ -97,7 +98,27 @@ function loadRuleFile(input: Uint8Array): SigmaRuleSet {
   return loadSigmaRules({ sources: [{ name: 'user', path: file }], statuses: ['stable', 'test', 'experimental', 'deprecated', 'unsupported'], minLevel: 'informational' });
 }
 
-function checkRules(result: unknown): string | undefined {
+/** Whole-file refusals, each listed as one skipped entry for the file. */
+const FILE_REFUSALS = new Set(['not YAML', 'rule file larger than 1 MiB', 'cannot be read']);
+
+/** The non-empty YAML documents of a rule file as the loader reads them, or undefined when they cannot be read so. */
+function documentCount(input: Uint8Array): number | undefined {
+  try {
+    const docs = parseAllDocuments(new TextDecoder().decode(input));
+    const list = Array.isArray(docs) ? docs : [docs];
+    if (list.some((d) => d.errors.length > 0)) return undefined;
+    return list.map((d) => d.toJS({ maxAliasCount: 100 }) as unknown).filter((d) => d !== null && d !== undefined).length;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What the rule loader promises: the result serialises, reasons are short, and every document of the file is accounted
+ * for (loaded, left out by the selection, inapplicable, listed as skipped with its reason, or a correlation), or the
+ * whole file is listed as refused: never a rule silently dropped.
+ */
+function checkRules(result: unknown, input: Uint8Array): string | undefined {
   const r = result as SigmaRuleSet;
   try {
     JSON.stringify(r.skipped);
@@ -107,6 +128,10 @@ function checkRules(result: unknown): string | undefined {
     return `the rule set does not serialise (${e instanceof Error ? e.name : 'error'})`;
   }
   for (const s of r.skipped) if (s.reason.length > 1024) return 'a skip reason over 1,024 characters';
+  if (r.skipped.some((s) => s.id === null && FILE_REFUSALS.has(s.reason))) return undefined;
+  const docs = documentCount(input);
+  const accounted = r.rules.length + r.stats.deselected + r.inapplicable.length + r.skipped.length + r.correlations.length;
+  if (docs !== undefined && accounted !== docs) return `${docs} rule document(s), ${accounted} loaded, left out or listed as skipped`;
   return undefined;
 }
 
@@ -139,5 +164,6 @@ export const TARGETS: readonly FuzzTarget[] = [
       ]),
     run: loadRuleFile,
     check: checkRules,
+    structure: 'yaml',
   },
 ];

@@ -1,6 +1,6 @@
 // Fuzz targets of pkgscan's parsers (tools/fuzz/fuzz.ts): release archives through openRelease and the analyzers
-// (as a package scan reads them), project files through the project scan's file analysis, and advisory files through
-// the advisory import's reader.
+// (as a package scan reads them), project files through the project scan's file analysis (the YAML ones also with YAML
+// structure mutations), and advisory files through the advisory import's reader.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -286,8 +286,12 @@ function projectSeeds(): Uint8Array[] {
 function scanProject(input: Uint8Array): unknown {
   const nl = input.indexOf(0x0a);
   const name = dec.decode(input.subarray(0, nl < 0 ? 0 : nl)) || 'requirements.txt';
-  const text = dec.decode(input.subarray(nl + 1));
-  const { files } = checkSubmission({ files: { [name]: text } });
+  return scanFiles({ [name]: dec.decode(input.subarray(nl + 1)) });
+}
+
+/** A project scan of the submitted files (name to text), as the route runs it after validating the body. */
+function scanFiles(submitted: Record<string, string>): unknown {
+  const { files } = checkSubmission({ files: submitted });
   return analyzeProject(files, {
     projectName: 'fuzz',
     internalNamespaces: ['@acme/'],
@@ -298,6 +302,36 @@ function scanProject(input: Uint8Array): unknown {
     toolVersion: '0.0.0',
   });
 }
+
+// ---- YAML manifests: the same text read by each YAML reader of the project scan (pnpm-lock.yaml, yarn berry's
+// yarn.lock, compose), with YAML structure mutations (yaml-mutate.ts)
+
+/** The YAML file names a project scan reads with a YAML reader. */
+const YAML_NAMES = ['pnpm-lock.yaml', 'yarn.lock', 'compose.yaml'] as const;
+
+function yamlSeeds(): Uint8Array[] {
+  if (!hasCorpora()) return [];
+  const lock = (...p: string[]): Uint8Array | undefined => read('supplychain', 'lockfiles', ...p);
+  const docker = (...p: string[]): Uint8Array | undefined => read('supplychain', 'docker', ...p);
+  return present([
+    lock('pnpm', 'v5-syft-peer-suffix', 'pnpm-lock.yaml'),
+    lock('pnpm', 'v5.3-cdxgen-test', 'pnpm-lock.yaml'),
+    lock('pnpm', 'v5.4-cdxgen-test', 'pnpm-lock.yaml'),
+    head(lock('pnpm', 'v6.0-cdxgen-test', 'pnpm-lock.yaml'), 12 * 1024, '  /'),
+    head(lock('pnpm', 'v9.0-cdxgen', 'pnpm-lock.yaml'), 12 * 1024, '  '),
+    lock('yarn', 'berry-cdxgen-yarn3', 'yarn.lock'),
+    lock('yarn', 'berry-syft-fixture', 'yarn.lock'),
+    docker('cdxgen', 'docker-compose.yml'),
+    docker('dependency-track', 'compose.yaml'),
+    docker('rita', 'docker-compose.yml'),
+    docker('velociraptor', 'compose.yaml'),
+  ]);
+}
+
+const scanYaml = (input: Uint8Array): unknown => {
+  const text = dec.decode(input);
+  return scanFiles(Object.fromEntries(YAML_NAMES.map((n) => [n, text])));
+};
 
 function checkProject(result: unknown): string | undefined {
   const r = result as { components: readonly unknown[]; findings: readonly unknown[]; parserWarnings: readonly unknown[]; risk: number };
@@ -388,6 +422,14 @@ export const TARGETS: readonly FuzzTarget[] = [
     seeds: projectSeeds,
     run: scanProject,
     check: checkProject,
+  },
+  {
+    name: 'pkgscan-yaml',
+    about: 'YAML manifests (pnpm-lock.yaml, yarn berry yarn.lock, compose) through the project scan: the text read by each YAML reader',
+    seeds: yamlSeeds,
+    run: scanYaml,
+    check: checkProject,
+    structure: 'yaml',
   },
   {
     name: 'pkgscan-advisories',

@@ -65,7 +65,7 @@ export const TARGETS: readonly FuzzTarget[] = [
       return { result, envelopesSha256: canonicalHash(body) };
     },
     check: (r, input) => gateProblem((r as { result: GateJobResult }).result, input),
-    json: true,
+    structure: 'json',
   },
   {
     name: 'provgate-events',
@@ -94,7 +94,7 @@ export const TARGETS: readonly FuzzTarget[] = [
       return runGateJob({ envelopes, lenient: false, trusted: TRUSTED, scorer: 'demo' }, JOB);
     },
     check: (r, input) => gateProblem(r as GateJobResult, input),
-    json: true,
+    structure: 'json',
   },
   {
     name: 'provgate-ingest',
@@ -139,7 +139,7 @@ export const TARGETS: readonly FuzzTarget[] = [
       return out;
     },
     check: (r, input) => jsonProblem(r, 16 * input.length + 64 * 1024),
-    json: true,
+    structure: 'json',
   },
   {
     name: 'provgate-osv',
@@ -160,7 +160,7 @@ export const TARGETS: readonly FuzzTarget[] = [
       return { size: index.size };
     },
     // The records are JSON (structure and byte mutations); the zip gets byte mutations.
-    json: true,
+    structure: 'json',
   },
   {
     name: 'provgate-key',
