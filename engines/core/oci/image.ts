@@ -6,6 +6,7 @@ import { FileIndex, normalizeLayerPath, whiteoutOf } from './fsindex.js';
 import { readOsRelease } from './packages.js';
 import { OS_RELEASE_PATHS, packageSourceOf, SourceUnreadable, type PackageSourceEntry } from './sources.js';
 import type { ImageConfig, ImageFormat, ImageIssue, ImageIssueCode, ImageLimits, ImageRead, IndexEntry, InstalledPackage, LayerFile, LayerInfo, OsRelease, PackageChange, PackageRecord } from './types.js';
+import { setOwn } from '../own.js';
 
 export const DEFAULT_IMAGE_LIMITS: ImageLimits = {
   maxLayers: 200,
@@ -65,7 +66,7 @@ export function parseImageConfig(bytes: Uint8Array | undefined): ImageConfig | u
   const rootfs = isObj(doc['rootfs']) ? doc['rootfs'] : {};
   const history = Array.isArray(doc['history']) ? doc['history'].filter(isObj) : [];
   const labels: Record<string, string> = {};
-  if (isObj(c['Labels'])) for (const [k, v] of Object.entries(c['Labels'])) if (typeof v === 'string') labels[k] = v;
+  if (isObj(c['Labels'])) for (const [k, v] of Object.entries(c['Labels'])) if (typeof v === 'string') setOwn(labels, k, v);
   return {
     os: str(doc['os']),
     architecture: str(doc['architecture']),

@@ -2,6 +2,7 @@
 import { parse as parseToml } from 'smol-toml';
 import { pep503 } from '../../core/manifests/index.js';
 import type { Person } from './types.js';
+import { ownEntry, setOwn } from '../../core/own.js';
 
 /** Fields of DeclaredMetadata other than name/version, all optional while gathering. */
 export interface PartialMetadata {
@@ -68,7 +69,7 @@ function urlOf(v: unknown): string | undefined {
 function stringMap(v: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (!isRecord(v)) return out;
-  for (const [k, val] of Object.entries(v)) if (typeof val === 'string') out[k] = val;
+  for (const [k, val] of Object.entries(v)) if (typeof val === 'string') setOwn(out, k, val);
   return out;
 }
 
@@ -183,8 +184,8 @@ function addRequirement(deps: Record<string, string>, requirement: string): void
   if (m?.[1] === undefined) return;
   const name = pep503(m[1]);
   const rest = (m[2] ?? '').trim();
-  const before = deps[name];
-  deps[name] = before === undefined ? rest : `${before} || ${rest}`;
+  const before = ownEntry(deps, name);
+  setOwn(deps, name, before === undefined ? rest : `${before} || ${rest}`);
 }
 
 /** PKG-INFO or a wheel's METADATA. */

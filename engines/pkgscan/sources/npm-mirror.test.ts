@@ -91,6 +91,8 @@ describe('npm mirror source (Verdaccio)', () => {
     expect(await resolveRelease(sources, 'npm', '@lab/thing', '1.0.0')).toMatchObject({ version: '1.0.0', source: 'store' });
     expect((await resolveRelease(sources, 'npm', 'only-pre')).version).toBe('1.0.0-rc.1');
     await expect(resolveRelease(sources, 'npm', '@lab/thing', '1.1.0')).rejects.toMatchObject({ code: 'not_found', message: 'no configured package source holds that release' });
+    // A version named after an Object.prototype member is not in the packument's versions either.
+    for (const version of ['constructor', 'toString', 'valueOf']) await expect(resolveRelease(sources, 'npm', '@lab/thing', version)).rejects.toMatchObject({ code: 'not_found' });
     await expect(resolveRelease(sources, 'npm', 'no-such-package')).rejects.toMatchObject({ code: 'not_found' });
     await expect(resolveRelease(sources, 'cargo', 'x')).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringMatching(/npm, pypi/) });
     await expect(resolveRelease(sources, 'npm', '../etc')).rejects.toMatchObject({ code: 'validation_failed' });

@@ -140,7 +140,7 @@ export class NpmMirrorSource implements PackageSource {
     if (ecosystem !== 'npm') return null;
     const key = normalizeName('npm', name);
     const doc = await this.packument(key, signal);
-    if (!doc || !(version in doc.versions)) return null;
+    if (!doc || !Object.hasOwn(doc.versions, version)) return null;
     const v = packumentVersion(doc, version);
     if (!v?.dist?.tarball) throw new VitrineError('parse_error', 'the packument entry of that version has no tarball');
     const url = this.tarballUrl(key, v.dist.tarball);

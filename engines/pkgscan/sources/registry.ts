@@ -1,6 +1,7 @@
 // What a registry said about a release, as RegistryInfo: from an npm packument (or one version object of it) and from the PyPI JSON API.
 import { z } from 'zod';
 import type { Person, RegistryInfo } from '../package/types.js';
+import { ownEntry, setOwn } from '../../core/own.js';
 
 const personSchema = z.union([z.string().max(1000), z.object({ name: z.unknown().optional(), email: z.unknown().optional() }).loose()]);
 
@@ -84,7 +85,7 @@ export type Packument = z.output<typeof packumentSchema>;
 
 /** One version object of a packument, or null when it is absent or malformed. */
 export function packumentVersion(doc: Packument, version: string): NpmVersionDoc | null {
-  const v = npmVersionSchema.safeParse(doc.versions[version]);
+  const v = npmVersionSchema.safeParse(ownEntry(doc.versions, version));
   return v.success ? v.data : null;
 }
 
@@ -94,7 +95,7 @@ export function npmRegistryInfo(versionDoc: NpmVersionDoc, packument?: Packument
   const publisher = toPerson(versionDoc._npmUser);
   const published: Record<string, string> = {};
   if (packument?.time) {
-    for (const [k, v] of Object.entries(packument.time)) if (k in packument.versions && typeof v === 'string') published[k] = v;
+    for (const [k, v] of Object.entries(packument.time)) if (Object.hasOwn(packument.versions, k) && typeof v === 'string') setOwn(published, k, v);
   }
   const dist = versionDoc.dist;
   return {
@@ -148,10 +149,10 @@ export function pypiRegistryInfo(doc: PypiJsonDoc, version: string, knownVersion
   const published: Record<string, string> = {};
   for (const [v, files] of Object.entries(doc.releases ?? {})) {
     const t = uploadTime(files);
-    if (t !== undefined) published[v] = t;
+    if (t !== undefined) setOwn(published, v, t);
   }
   const own = uploadTime(doc.urls);
-  if (own !== undefined && published[version] === undefined) published[version] = own;
+  if (own !== undefined && ownEntry(published, version) === undefined) setOwn(published, version, own);
   const versions = knownVersions ?? (doc.releases ? Object.keys(doc.releases) : undefined);
   return {
     ...(versions ? { versions } : {}),

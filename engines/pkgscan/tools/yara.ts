@@ -7,6 +7,7 @@ import type { PackageRelease } from '../package/types.js';
 import { asCategory, asSeverity, boundMatch, SEVERITIES, capFindings, failure, lineAt, resolved, unavailable, withData, type ToolAnalyzerOptions } from './common.js';
 import { findOnPath, runTool } from './run.js';
 import { withWorkdir, type Workdir } from './workdir.js';
+import { setOwn } from '../../core/own.js';
 
 export const YARA_ANALYZER = 'yara';
 
@@ -33,7 +34,7 @@ export function parseYaraOutput(out: string): YaraMatch[] {
     if (!h) continue;
     const withMeta = h.length === 4;
     const meta: Record<string, string> = {};
-    if (withMeta) for (const m of (h[2] ?? '').matchAll(/(\w+)=(?:"((?:[^"\\]|\\.)*)"|(-?\d+|true|false))/g)) meta[m[1] ?? ''] = m[2] ?? m[3] ?? '';
+    if (withMeta) for (const m of (h[2] ?? '').matchAll(/(\w+)=(?:"((?:[^"\\]|\\.)*)"|(-?\d+|true|false))/g)) setOwn(meta, m[1] ?? '', m[2] ?? m[3] ?? '');
     matches.push({ rule: h[1] ?? '', meta, target: (withMeta ? h[3] : h[2]) ?? '', strings: [] });
   }
   return matches;
