@@ -306,3 +306,14 @@ describe.skipIf(skipWithout('yara'))('against the yara command line', () => {
     expect(ours).toContain('nocase_wide crafted-wide.bin');
   });
 });
+
+describe('rule meta named after Object.prototype members', () => {
+  it('keeps each as own meta, and format writes it back', () => {
+    const text = 'rule r\n{\n    meta:\n        __proto__ = "p"\n        constructor = 1\n        author = "a"\n    strings:\n        $a = "xyz"\n    condition:\n        $a\n}\n';
+    const [rule] = parse(text);
+    expect(Object.getPrototypeOf(rule?.meta)).toBe(Object.prototype);
+    expect(Object.keys(rule?.meta ?? {})).toEqual(['__proto__', 'constructor', 'author']);
+    expect(Object.getOwnPropertyDescriptor(rule?.meta, '__proto__')?.value).toBe('p');
+    expect(rule === undefined ? '' : format(rule)).toContain('__proto__ = "p"');
+  });
+});

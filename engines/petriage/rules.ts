@@ -3,6 +3,7 @@
 // Every rule this accepts is valid YARA with the same meaning; a test compiles rules with the yara command line
 // and compares its matches with ours. Anything outside the subset is refused with a parse error (line and what), never guessed.
 import { VitrineError } from '../core/errors.js';
+import { setOwn } from '../core/own.js';
 
 export type StringModifier = 'ascii' | 'wide' | 'nocase' | 'fullword';
 
@@ -247,7 +248,7 @@ class Parser {
         else if (v.t === 'punct' && v.v === '-' && this.peek().t === 'int') value = -(this.next() as { v: number }).v;
         else if (v.t === 'ident' && (v.v === 'true' || v.v === 'false')) value = v.v === 'true';
         else fail(v.line, 'a meta value must be text, an integer, true or false');
-        meta[key] = value;
+        setOwn(meta, key, value);
       }
     }
     const strings: RuleString[] = [];

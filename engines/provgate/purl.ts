@@ -1,5 +1,6 @@
 // Package URLs (purl): parsing, the canonical form, and the identity that lets a manifest pin, an SBOM package and a scanner finding meet on one node.
 import { pep503 } from '../core/manifests/index.js';
+import { setOwn } from '../core/own.js';
 
 export interface PackageUrl {
   readonly type: string;
@@ -52,7 +53,7 @@ export function parsePurl(text: unknown): PackageUrl | null {
       const key = pair.slice(0, eq).toLowerCase();
       const value = decode(pair.slice(eq + 1));
       if (value === null || !/^[a-z.\-_][a-z0-9.\-_]*$/.test(key)) return null;
-      if (value !== '') qualifiers[key] = value;
+      if (value !== '') setOwn(qualifiers, key, value);
     }
     rest = rest.slice(0, q);
   }

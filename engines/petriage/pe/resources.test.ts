@@ -122,6 +122,22 @@ describe('readVersionInfo (WebAssembly walk) against readVersionInfoJs', () => {
     expect(walked).toBeLessThan(cases);
   });
 
+  it('keeps version strings named after Object.prototype members as own strings, in both walks and in the dissection', () => {
+    const strings = JSON.parse('{"__proto__":"proto","constructor":"c","toString":"t","CompanyName":"x"}') as Record<string, string>;
+    const bytes = withVersion(strings);
+    for (const b of versionBlocks(bytes)) {
+      for (const js of [false, true]) {
+        const notes = new Notes();
+        const image = parseHeaders(new ByteReader(bytes), notes).image;
+        const v = js ? readVersionInfoJs(image, b.rva, b.size, notes) : readVersionInfo(image, b.rva, b.size, notes);
+        expect(Object.getPrototypeOf(v?.strings)).toBe(Object.prototype);
+        expect(Object.getOwnPropertyDescriptor(v?.strings, '__proto__')?.value, js ? 'js' : 'wasm').toBe('proto');
+      }
+    }
+    const found = dissect(bytes).resources.version_info?.strings;
+    expect(found).toStrictEqual(strings);
+  });
+
   it('agrees on unusual strings: non-ASCII, lone surrogates, empty values, many strings, long keys', () => {
     const cases: Record<string, string>[] = [
       { CompanyName: 'Ünïcødé GmbH', FileDescription: '日本語の説明', ProductName: 'emoji \u{1F600} pair' },

@@ -5,6 +5,7 @@ import type { Notes } from './headers.js';
 import * as imageModule from './image.js';
 import { PeRangeError, type PeImage } from './image.js';
 import type { Mutable, PeResource, PeResources, PeResourceTypeSummary, PeVersionInfo } from './types.js';
+import { setOwn } from '../../core/own.js';
 
 // Imported functions and tables bound once: under a CommonJS transform (tsx, which runs the tests and the
 // bench) every read of an imported binding is a getter call, which cost a tenth of dissect's time.
@@ -244,7 +245,7 @@ export function readResources(image: PeImage, rva: number, notes: Notes, referen
       versionInfo = { strings: merged, file_version: v.file_version, product_version: v.product_version };
     }
     const keys = Object.keys(v.strings);
-    for (let k = 0; k < keys.length; k++) merged[keys[k] as string] = v.strings[keys[k] as string] as string;
+    for (let k = 0; k < keys.length; k++) setOwn(merged, keys[k] as string, v.strings[keys[k] as string] as string);
   }
 
   let manifest: string | null = null;
@@ -346,7 +347,7 @@ function readVersionInfoWasm(image: PeImage, dataRva: number, size: number): PeV
       const keyFrom = ((i32[o] as number) - lo) >> 1;
       const valueUnits = i32[o + 3] as number;
       const valueFrom = ((i32[o + 2] as number) - lo) >> 1;
-      strings[text.slice(keyFrom, keyFrom + (i32[o + 1] as number))] = valueUnits === 0 ? '' : text.slice(valueFrom, valueFrom + valueUnits);
+      setOwn(strings, text.slice(keyFrom, keyFrom + (i32[o + 1] as number)), valueUnits === 0 ? '' : text.slice(valueFrom, valueFrom + valueUnits));
     }
   }
   return { strings, file_version: fileVersion, product_version: productVersion };
@@ -433,7 +434,7 @@ export function readVersionInfoJs(image: PeImage, dataRva: number, size: number,
             break;
           }
           entryOffset = entry[0] === 0 ? tableOffset + table[0] : dwordAlign(entry[0] + entryOffset, dataRva);
-          strings[key] = value;
+          setOwn(strings, key, value);
         }
         const next = dwordAlign(table[0] + tableOffset, dataRva);
         if (next === tableOffset) break;
