@@ -69,6 +69,18 @@ describe('ATT&CK bundle reader', () => {
     expect(d.metadata.attack_version).toBeNull();
   });
 
+  it('follows revocations through ids named after Object.prototype members as through any other id', () => {
+    const ref = (id: string) => [{ source_name: 'mitre-attack', external_id: id }];
+    const m = '2024-01-01T00:00:00.000Z';
+    const pattern = (n: number, id: string) => ({ type: 'attack-pattern', id: `attack-pattern--${n}`, name: id, revoked: n < 4, external_references: ref(id), modified: m });
+    const revokedBy = (n: number, from: number, to: number) => ({ type: 'relationship', id: `relationship--${n}`, relationship_type: 'revoked-by', source_ref: `attack-pattern--${from}`, target_ref: `attack-pattern--${to}`, modified: m });
+    const d = parseAttackBundle({
+      type: 'bundle',
+      objects: [pattern(1, 'T1086'), pattern(2, '__proto__'), pattern(3, 'constructor'), pattern(4, 'T1059'), revokedBy(1, 1, 2), revokedBy(2, 2, 3), revokedBy(3, 3, 4)],
+    });
+    expect(d.revoked).toStrictEqual(JSON.parse('{"T1086":"T1059","__proto__":"T1059","constructor":"T1059"}'));
+  });
+
   it('refuses what is not a bundle and names the release from an index', () => {
     expect(() => parseAttackBundle([])).toThrow(VitrineError);
     expect(() => parseAttackBundle({ objects: [{ type: 'x' }] })).toThrow(VitrineError);

@@ -1,5 +1,6 @@
 // Reads a MITRE ATT&CK STIX 2.1 bundle into a compact, serialisable knowledge base: tactics, techniques, groups, software, campaigns, "uses" relations with their procedure texts.
 import { VitrineError } from '../errors.js';
+import { setOwn } from '../own.js';
 
 export const ATTACK_KB_FORMAT = 'vitrine-attack-kb/1';
 
@@ -233,7 +234,8 @@ export function parseAttackBundle(bundle: unknown, options: ParseAttackOptions =
     }
   }
 
-  const revoked: Record<string, string> = {};
+  // Keyed by ATT&CK ids read from the bundle: a Map, so an id named after an Object.prototype member is an id like any other.
+  const revoked = new Map<string, string>();
   const relations: KbRelation[] = [];
   const campaignGroups = new Map<string, Set<string>>();
   for (const r of objects) {
@@ -245,7 +247,7 @@ export function parseAttackBundle(bundle: unknown, options: ParseAttackOptions =
     const t = byStixId.get(dst);
     if (s === undefined || t === undefined) continue;
     if (r.relationship_type === 'revoked-by') {
-      if (s.attackId !== t.attackId) revoked[s.attackId] = t.attackId;
+      if (s.attackId !== t.attackId) revoked.set(s.attackId, t.attackId);
       continue;
     }
     if (revokedSids.has(src) || revokedSids.has(dst)) continue;
@@ -258,10 +260,10 @@ export function parseAttackBundle(bundle: unknown, options: ParseAttackOptions =
     }
   }
   // Follow chains of revocations to their end (bounded: a cycle stops).
-  for (const k of Object.keys(revoked)) {
-    let v = revoked[k]!;
-    for (let i = 0; i < 10 && revoked[v] !== undefined; i++) v = revoked[v]!;
-    revoked[k] = v;
+  for (const [k, first] of revoked) {
+    let v = first;
+    for (let i = 0; i < 10 && revoked.has(v); i++) v = revoked.get(v)!;
+    revoked.set(k, v);
   }
   relations.sort((a, b) => byString(a[0], b[0]) || byString(a[1], b[1]) || byString(a[2], b[2]));
   const dedup = relations.filter((r, i) => i === 0 || r[0] !== relations[i - 1]![0] || r[1] !== relations[i - 1]![1] || r[2] !== relations[i - 1]![2]);
@@ -271,7 +273,7 @@ export function parseAttackBundle(bundle: unknown, options: ParseAttackOptions =
     .map(([sid, c]) => ({ ...c, groups: [...(campaignGroups.get(sid) ?? [])].sort(byString) }))
     .sort((a, b) => byString(a.id, b.id));
   const sortedRevoked: Record<string, string> = {};
-  for (const k of Object.keys(revoked).sort(byString)) sortedRevoked[k] = revoked[k]!;
+  for (const k of [...revoked.keys()].sort(byString)) setOwn(sortedRevoked, k, revoked.get(k)!);
   return {
     format: ATTACK_KB_FORMAT,
     metadata: {

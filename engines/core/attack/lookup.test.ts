@@ -43,6 +43,13 @@ const delta: AttackDelta = {
   revoked: { 'T1070.001': 'T1685.005' },
 };
 
+describe('a delta whose revoked ids are named after Object.prototype members', () => {
+  it('follows the chain through them as through any other id', () => {
+    const odd: AttackDelta = { ...delta, revoked: JSON.parse('{"T1070.001":"constructor","constructor":"__proto__","__proto__":"T1685.005","T1222":"toString"}') as Record<string, string> };
+    expect(applyDelta(base, odd).revoked).toStrictEqual(JSON.parse('{"T1086":"T1003","T1070.001":"T1685.005","constructor":"T1685.005","__proto__":"T1685.005","T1222":"toString"}'));
+  });
+});
+
 describe('the ATT&CK lookup over several releases', () => {
   const lookup = new AttackLookup([base, applyDelta(base, delta)]);
 

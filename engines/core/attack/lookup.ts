@@ -7,6 +7,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ATTACK_KB_FORMAT, parseAttackBundle, type AttackKbData, type KbTactic, type KbTechnique } from './bundle.js';
 import { findResourcesDir } from '../resources.js';
+import { setOwn } from '../own.js';
 
 /** One ATT&CK release as the lookup needs it. */
 export interface AttackRelease {
@@ -93,8 +94,8 @@ export function applyDelta(base: AttackRelease, delta: AttackDelta): AttackRelea
   // A chain (an id revoked in 18.1 towards one v19 revoked in turn) ends at a live id.
   for (const k of Object.keys(revoked)) {
     let v = revoked[k] as string;
-    for (let i = 0; i < 10 && revoked[v] !== undefined; i++) v = revoked[v] as string;
-    revoked[k] = v;
+    for (let i = 0; i < 10 && Object.hasOwn(revoked, v); i++) v = revoked[v] as string;
+    setOwn(revoked, k, v);
   }
   return {
     version: delta.version,

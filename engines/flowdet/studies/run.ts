@@ -138,11 +138,12 @@ function pick(indices: Uint32Array, n: number, seed: number, y: ArrayLike<number
   return Uint32Array.from(sp.validation, (j) => indices[j]!);
 }
 
-const counts = (cats: readonly string[]): Record<string, number> => {
-  const out: Record<string, number> = {};
-  for (const c of cats) out[c] = (out[c] ?? 0) + 1;
-  return out;
-};
+/** Rows per category text, as the report writes them. The texts are the dataset's (`constructor` is a category like any other). */
+export function categoryCounts(cats: readonly string[]): Record<string, number> {
+  const out = new Map<string, number>();
+  for (const c of cats) out.set(c, (out.get(c) ?? 0) + 1);
+  return Object.fromEntries(out);
+}
 
 /**
  * Runs the adaptive attack at each budget (smallest first, each warm-started from the previous budget's best flows,
@@ -416,7 +417,7 @@ export async function studyOnData(loaded: LoadedData, opts: StudyOptions & { qui
       missing_columns: table.missingColumns,
       cleaning: table.cleaning,
       skipped_lines: table.skipped,
-      categories: counts(table.category),
+      categories: categoryCounts(table.category),
     },
     settings: { quick: opts.quick, seed, sizes, threshold: 0.5, adversarial_training: { eps: ADV_EPS, rounds: ADV_ROUNDS, budgets: 'uniform in 0.25-1 x eps per flow', preprocessing: 'frozen: every member of every round standardises log1p features with the clean training set\'s mean and sd', preprocessing_max_shift: preprocessingMaxShift } },
     detectors: detectorReports.map(({ name, test: t, train_seconds }) => ({ name, test: t, train_seconds })),
