@@ -12,6 +12,16 @@ describe('flows model', () => {
     expect(splitCsvLine('a,"b,""c""",d')).toEqual(['a', 'b,"c"', 'd']);
   });
 
+  it('keeps features named after Object.prototype members, from CSV columns and JSON members', () => {
+    const fromCsv = flowsFromCsv('__proto__,constructor,dur\n1,2,3\n').flows[0];
+    const fromJson = flowsFromJson('[{"__proto__": 1, "constructor": 2, "dur": 3}]')[0];
+    for (const flow of [fromCsv, fromJson]) {
+      expect(Object.getPrototypeOf(flow)).toBe(Object.prototype);
+      expect(flow).toStrictEqual(JSON.parse('{"__proto__": 1, "constructor": 2, "dur": 3}'));
+      expect(JSON.stringify(flow)).toBe('{"__proto__":1,"constructor":2,"dur":3}');
+    }
+  });
+
   it('reads pasted JSON as an array or {flows}', () => {
     expect(flowsFromJson('[{"dur": 1}]')).toEqual([{ dur: 1 }]);
     expect(flowsFromJson('{"explain": true, "flows": [{"dur": 1, "x": null}]}')).toEqual([{ dur: 1 }]);

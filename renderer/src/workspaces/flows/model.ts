@@ -64,16 +64,17 @@ export function flowsFromCsv(text: string): { flows: Flow[]; skipped: number } {
       skipped++;
       continue;
     }
-    const flow: Flow = {};
+    // Pairs, then an object of them: a column named `__proto__` is a feature like any other (an assignment would set the prototype).
+    const pairs: [string, number | string][] = [];
     cells.forEach((c, k) => {
       const t = c.trim();
       const name = names[k]!;
       if (t === '' || /^(label|attack_cat|day)$/i.test(name)) return;
       const v = Number(t);
-      if (Number.isFinite(v)) flow[name] = v;
-      else if (/^[A-Za-z-]{1,20}$/.test(t) && !/^(nan|inf|infinity)$/i.test(t)) flow[name] = t;
+      if (Number.isFinite(v)) pairs.push([name, v]);
+      else if (/^[A-Za-z-]{1,20}$/.test(t) && !/^(nan|inf|infinity)$/i.test(t)) pairs.push([name, t]);
     });
-    flows.push(flow);
+    flows.push(Object.fromEntries(pairs));
   }
   return { flows, skipped };
 }
@@ -90,9 +91,7 @@ export function flowsFromJson(text: string): Flow[] {
   if (!list) throw new Error('Paste an array of flows or an object with a "flows" array.');
   return list.map((f, i) => {
     if (typeof f !== 'object' || f === null || Array.isArray(f)) throw new Error(`Flow ${i + 1} is not an object of feature names to values.`);
-    const flow: Flow = {};
-    for (const [k, v] of Object.entries(f as Record<string, unknown>)) if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'string') flow[k] = v;
-    return flow;
+    return Object.fromEntries(Object.entries(f as Record<string, unknown>).filter((kv): kv is [string, number | string] => (typeof kv[1] === 'number' && Number.isFinite(kv[1])) || typeof kv[1] === 'string'));
   });
 }
 
