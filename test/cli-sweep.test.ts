@@ -1,8 +1,9 @@
 // Every command of every service's command line (read from its --help) given inputs that are not what it reads: no
 // argument, a missing path, an empty file, random bytes, JSON of the wrong shape, a folder, malformed option values,
-// an unknown option, and words named after Object.prototype members (`constructor`) as arguments, option values and
-// JSON values. Each run ends with an exit code and a message: never a thrown error, a stack trace, "internal error" or
-// no end. Commands that serve, watch, train or generate until stopped are left out (their own tests cover them).
+// an unknown option, and words named after Object.prototype members (`constructor`) as arguments, option values,
+// JSON values, JSON member names and CSV column names. Each run ends with an exit code and a message: never a thrown
+// error, a stack trace, "internal error" or no end, and no prototype is polluted. Commands that serve, watch, train or
+// generate until stopped are left out (their own tests cover them).
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,9 +44,15 @@ beforeAll(() => {
   writeFileSync(path.join(folder, 'b.bin'), Buffer.from([0x4d, 0x5a, 0, 0]));
   // Words a command looks up in a table (a scenario, a format, a kind, a level), named after Object.prototype members.
   const words = file('words.json', '{"type": "constructor", "kind": "toString", "format": "__proto__", "level": "valueOf", "objects": [{"type": "constructor"}]}');
+  // The same names as member NAMES (a JSON object a command reads as a map, a bundle's objects, flows) and as a CSV column.
+  const members = file(
+    'members.json',
+    '{"__proto__": {"type": "bundle", "polluted": 1}, "constructor": {"prototype": {"polluted2": 1}}, "type": "bundle", "objects": [{"__proto__": {"type": "indicator"}, "type": "constructor", "id": "x--1"}], "flows": [{"__proto__": {"dur": 1}, "constructor": 1, "toString": 2}], "dependencies": {"__proto__": "1", "constructor": "2"}, "ratings": {"__proto__": "C", "constructor": "I"}}',
+  );
+  const columns = file('columns.csv', '__proto__,constructor,toString,Label\n1,2,3,BENIGN\n4,5,6,constructor\n');
   inputs = [
     [], [path.join(dir, 'missing', 'x.bin')], [empty], [random], [json], [folder], [random, '--limit', 'x', '--seed', '-1'], [random, '--no-such-option'],
-    ['constructor'], [words, '--format', 'constructor', '--kind', 'toString', '--level', '__proto__', '--min-level', 'valueOf'],
+    ['constructor'], [words, '--format', 'constructor', '--kind', 'toString', '--level', '__proto__', '--min-level', 'valueOf'], [members], [columns],
   ];
 });
 
@@ -85,6 +92,8 @@ describe('command lines against inputs they do not read', () => {
         if (r.code !== 0 && r.stderr.trim() === '' && r.stdout.trim() === '') problems.push(`${what}: exit ${r.code} with no message`);
       }
       expect(problems).toEqual([]);
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+      expect(({} as Record<string, unknown>)['polluted2']).toBeUndefined();
       // Nothing was written beside the tests (a relative word taken as an output path).
       expect(readdirSync(process.cwd()).filter((f) => f.startsWith('constructor'))).toEqual([]);
     }, 300_000);

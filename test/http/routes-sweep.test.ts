@@ -1,9 +1,9 @@
 // Every route of every service, as the workstation serves it, against hostile requests: path parameters that are not
 // ids (bad percent-encoding, traversal, 3,000 characters, `constructor`), queries with wrong types, arrays, objects and
-// Object.prototype member names as words, and bodies that are not what the route reads (wrong JSON types, invalid JSON,
-// deep nesting, prototype keys and values, bytes). Each answer is a
-// client error or a result, never a 5xx other than 503, never the submitted text or a server path in an error, never no answer;
-// no prototype is polluted and the gateway still answers afterwards.
+// Object.prototype member names as words and as keys (query keys, header names), and bodies that are not what the route
+// reads (wrong JSON types, invalid JSON, deep nesting, prototype keys and values, prototype names as member names of the
+// maps routes read, bytes). Each answer is a client error or a result, never a 5xx other than 503, never the submitted
+// text or a server path in an error, never no answer; no prototype is polluted and the gateway still answers afterwards.
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -36,6 +36,9 @@ const PARAMS = [MARK, '%ZZ', '%E2%82', '..%2F..%2Fetc%2Fpasswd', 'x'.repeat(3000
 const QUERIES = ['', `?limit=-1&offset=${MARK}&page=0&q=%ZZ&x[]=1&x[y]=2`, `?limit=1e309&offset=-5&sort=__proto__&q=${'('.repeat(500)}&severity=${MARK}`,
   // Names of Object.prototype members where a route looks a word up in a table.
   '?format=constructor&kind=toString&type=constructor&ecosystem=hasOwnProperty&level=valueOf&status=constructor&severity=toString&sort=constructor&scope=__proto__&view=constructor'];
+/** Object.prototype member names as query KEYS (bracketed, as qs-style parsers nest them) and as header names: sent once a route. */
+const PROTOTYPE_QUERY = `?__proto__[polluted]=${MARK}&constructor[prototype][polluted2]=1&__proto__=x&toString=1&hasOwnProperty=constructor`;
+const PROTOTYPE_HEADERS: readonly [string, string][] = [['__proto__', MARK], ['constructor', 'toString'], ['hasOwnProperty', '1']];
 const nested = `${'['.repeat(5000)}1${']'.repeat(5000)}`;
 const BODIES: readonly [string | Buffer, string][] = [
   ['{}', 'application/json'],
@@ -48,6 +51,12 @@ const BODIES: readonly [string | Buffer, string][] = [
   [`{"a":${nested}}`, 'application/json'],
   [`{"name":{"${MARK}":1},"id":[1],"text":{"x":1},"flows":"${MARK}","limit":-1,"items":{"a":1},"url":"file:///etc/passwd","path":"/etc/passwd","bytes":"${MARK}"}`, 'application/json'],
   ['{"type":"constructor","kind":"toString","format":"constructor","stage":"__proto__","ecosystem":"constructor","level":"toString","scenario":"constructor","status":"valueOf","severity":"constructor"}', 'application/json'],
+  // Object.prototype member names as member NAMES inside the objects routes read as maps (flows, files, ratings,
+  // attributes, events ...) and as ids where a route keys a map by them.
+  [
+    JSON.stringify(JSON.parse(`{"flows":[{"__proto__":{"Flow Duration":1},"constructor":1,"toString":"x"}],"files":{"__proto__":"x","constructor":"y","package.json":${JSON.stringify('{"name":"p","version":"1.0.0","dependencies":{"__proto__":"1","constructor":"2"}}')}},"ratings":{"__proto__":"C","constructor":"I"},"attributes":{"__proto__":{"polluted":"${MARK}"},"constructor":"c"},"labels":{"__proto__":"x","toString":"y"},"evidence":[{"id":"constructor","summary":"s","ratings":{"__proto__":"C","toString":"CC"}}],"hypotheses":[{"id":"constructor","title":"t"},{"id":"__proto__","title":"t"},{"id":"toString","title":"t"}],"events":[{"__proto__":{"polluted":"${MARK}"},"constructor":"x","hasOwnProperty":1}],"environment":{"__proto__":"x"},"qualifiers":{"__proto__":"x"}}`)),
+    'application/json',
+  ],
   [Buffer.from([0, 1, 2, 255, 254, 0x1f, 0x8b, 8, 0]), 'application/octet-stream'],
   [`${MARK}\u0000\u00ff`, 'text/plain'],
 ];
@@ -88,7 +97,7 @@ interface Answer {
   readonly text: string;
 }
 
-function send(method: string, pathname: string, body?: readonly [string | Buffer, string]): Promise<Answer> {
+function send(method: string, pathname: string, body?: readonly [string | Buffer, string], extraHeaders: readonly [string, string][] = []): Promise<Answer> {
   return new Promise((resolve) => {
     const headers: Record<string, string> = { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${ws.token}` };
     if (body !== undefined) headers['Content-Type'] = body[1];
@@ -102,6 +111,8 @@ function send(method: string, pathname: string, body?: readonly [string | Buffer
       resolve({ status: -1, text: 'no answer within 60 s' });
     });
     req.on('error', (e) => resolve({ status: -1, text: e.message }));
+    // setHeader keeps names in a map of its own: `__proto__` is sent as a header, not set as a prototype.
+    for (const [name, value] of extraHeaders) req.setHeader(name, value);
     req.end(body?.[0]);
   });
 }
@@ -118,11 +129,11 @@ describe('every route against hostile requests', () => {
       const paths = /[:*]/.test(pattern) ? PARAMS.map((v) => pattern.replace(/[:*]\w+/g, v)) : [pattern];
       const withBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
       for (const p of paths) {
-        for (const q of QUERIES) {
+        for (const q of p === paths[0] ? [...QUERIES, PROTOTYPE_QUERY] : QUERIES) {
           for (const body of withBody ? (q === '' && p === paths[0] ? BODIES : BODIES.slice(0, 1)) : [undefined]) {
             sent++;
-            const a = await send(method, p + q, body);
-            const what = `${method} ${pattern} (${p === pattern ? '' : 'param, '}query ${QUERIES.indexOf(q)}${body ? `, body ${BODIES.indexOf(body)}` : ''})`;
+            const a = await send(method, p + q, body, q === PROTOTYPE_QUERY ? PROTOTYPE_HEADERS : []);
+            const what = `${method} ${pattern} (${p === pattern ? '' : 'param, '}query ${q === PROTOTYPE_QUERY ? 'prototype keys' : QUERIES.indexOf(q)}${body ? `, body ${BODIES.indexOf(body)}` : ''})`;
             if (a.status < 0) problems.push(`${what}: ${a.text}`);
             else if (a.status >= 500 && a.status !== 503) problems.push(`${what}: ${a.status} ${a.text.slice(0, 120)}`);
             else if (a.status >= 400 && a.text.includes(MARK)) problems.push(`${what}: ${a.status} echoes the request`);
