@@ -91,6 +91,15 @@ describe('command lines against inputs they do not read', () => {
         if (/internal error|TypeError|RangeError|Cannot read propert/.test(text)) problems.push(`${what}: ${r.stderr.trim().slice(0, 120)}`);
         if (r.code !== 0 && r.stderr.trim() === '' && r.stdout.trim() === '') problems.push(`${what}: exit ${r.code} with no message`);
       }
+      // Object.prototype member names as the COMMAND: an unknown command, never a command's table entry found on the prototype.
+      for (const word of ['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf']) {
+        for (const argv of [[word], [word, '--help'], [word, '--out', path.join(dir, 'out.bin')]]) {
+          const r = await main(argv);
+          const text = r.stdout + r.stderr;
+          if (argv[1] !== '--help' && r.code === 0) problems.push(`${argv.join(' ')}: exit 0 for an unknown command`);
+          if (/native code|internal error|TypeError/.test(text)) problems.push(`${argv.join(' ')}: ${text.trim().slice(0, 120)}`);
+        }
+      }
       expect(problems).toEqual([]);
       expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
       expect(({} as Record<string, unknown>)['polluted2']).toBeUndefined();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeError as describe, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, terminalResult, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import { VitrineError } from '../core/errors.js';
+import { ownEntry } from '../core/own.js';
 import { serializeGbdtModel } from '../core/ml/model.js';
 import { serveWithStore } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
@@ -340,9 +341,9 @@ async function dispatch(argv: readonly string[]): Promise<CliResult> {
   const [command, ...rest] = parsed.positionals;
   if (values.version === true && command === undefined) return { code: 0, stdout: `petriage ${VERSION}\n`, stderr: '' };
   if (command === undefined || command === 'help') return { code: values.help === true || command === 'help' ? 0 : 2, stdout: `${HELP['main']}\n`, stderr: '' };
-  const allowed = ALLOWED[command];
+  const allowed = ownEntry(ALLOWED, command);
   if (allowed === undefined) return { code: 2, stdout: '', stderr: `petriage: unknown command\n(petriage --help for usage)\n` };
-  if (values.help === true) return { code: 0, stdout: `${HELP[command]}\n`, stderr: '' };
+  if (values.help === true) return { code: 0, stdout: `${ownEntry(HELP, command) ?? ''}\n`, stderr: '' };
   try {
     for (const key of Object.keys(values)) if (!(allowed as readonly string[]).includes(key)) throw new UsageError(`--${key} is not an option of ${command}`);
     switch (command) {
