@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync as zlibGunzipSync } from 'node:zlib';
 import { gzipSync, strToU8 } from 'fflate';
-import { parseAllDocuments } from 'yaml';
+import { isScalar, parseAllDocuments, visit, type Document } from 'yaml';
 import { VitrineError } from '../../core/errors.js';
 
 export const BUNDLE_FILE = 'rules.json.gz';
@@ -44,13 +44,34 @@ export function flowDepthOver(text: string, limit: number): boolean {
   return false;
 }
 
-/** The YAML documents of a rule text, or null when it is not YAML (or nests flow collections past MAX_FLOW_DEPTH). */
+/**
+ * Whether a document has a mapping key that is not a plain value: a collection (`? [a]`, `? ? x`) or an alias. The YAML
+ * package turns such a key into text when it converts the document to data, writing each nested key out again at every
+ * level: `? ` written 200 times (400 bytes) took over a second and 400 times did not finish in 90 s. A Sigma rule's keys
+ * are field names, identifiers and modifiers, so such a document is refused before it is converted.
+ */
+export function hasComplexKey(doc: Document.Parsed): boolean {
+  let found = false;
+  visit(doc, {
+    Pair(_, pair) {
+      if (pair.key === null || isScalar(pair.key)) return undefined;
+      found = true;
+      return visit.BREAK;
+    },
+  });
+  return found;
+}
+
+/**
+ * The YAML documents of a rule text, or null when it is not YAML (or nests flow collections past MAX_FLOW_DEPTH, or has
+ * a mapping key that is not a plain value: hasComplexKey).
+ */
 export function yamlDocuments(text: string): unknown[] | null {
   if (flowDepthOver(text, MAX_FLOW_DEPTH)) return null;
   try {
     const docs = parseAllDocuments(text);
     const list = Array.isArray(docs) ? docs : [docs];
-    if (list.some((d) => d.errors.length > 0)) return null;
+    if (list.some((d) => d.errors.length > 0 || hasComplexKey(d))) return null;
     return list.map((d) => d.toJS({ maxAliasCount: 100 }) as unknown).filter((d) => d !== null && d !== undefined);
   } catch {
     return null;

@@ -8,6 +8,27 @@ import { shippedRulesDir, sigmaRuleSetFromTexts } from './index.js';
 const shipped = (...rel: string[]): string => readFileSync(path.join(shippedRulesDir(), ...rel), 'utf8');
 
 describe('Sigma rule files from the YAML fuzzer', () => {
+  it('a mapping key that is a collection or an alias is refused before conversion (a nested one took exponential time)', () => {
+    const real = shipped('rules', 'windows', 'process_creation', 'proc_creation_win_lolbin_unregmp2.yml');
+    expect(sigmaRuleSetFromTexts([{ source: 'u/real.yml', text: real }]).rules).toHaveLength(1);
+    const keyed = (key: string): string => {
+      const text = real.replace('    selection_cmd:\n', `    ${key}:\n`);
+      expect(text).not.toBe(real);
+      return text;
+    };
+    // `? ` written 400 times before a key: converting it to data wrote each nested key out again at every level and
+    // did not finish in 90 s; at 3 levels the key's YAML text became a search identifier
+    for (const key of [`${'? '.repeat(3)}selection_cmd`, '? [selection_cmd]', '? {a: 1}', `${'? '.repeat(400)}selection_cmd`]) {
+      const set = sigmaRuleSetFromTexts([{ source: 'u/key.yml', text: keyed(key) }]);
+      expect(set.rules).toEqual([]);
+      expect(set.skipped.map((s) => s.reason)).toEqual(['not YAML']);
+    }
+    // an alias as a key (of a map anchored elsewhere in the rule)
+    const aliasKey = real.replace('    selection_img:\n', '    selection_img: &img\n').replace('    selection_cmd:\n', '    *img :\n');
+    expect(sigmaRuleSetFromTexts([{ source: 'u/alias.yml', text: aliasKey }]).skipped.map((s) => s.reason)).toEqual(['not YAML']);
+  });
+
+
   it('a correlation naming many rules that did not load is skipped with a bounded reason', () => {
     const real = shipped('rules-builtin', 'windows', 'correlation', 'openssh_failure_burst.yml');
     // 40 rule names of 60 characters, the first named twice: listing them all made a reason of 2,500 characters
