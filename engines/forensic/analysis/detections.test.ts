@@ -123,6 +123,21 @@ describe('Sigma detections in the analysis', () => {
     expect(ones).toEqual([4, 2, 6, 0]);
   });
 
+  it('a correlation grouped by fields named after Object.prototype members lists each as an own field of the detection', () => {
+    const base = { source: 't/failed.yml', text: 'title: Base failed\nname: failed\nid: failed-id\nstatus: test\nlevel: informational\nlogsource:\n    product: windows\n    service: security\ndetection:\n    sel:\n        EventID: 4625\n    condition: sel\n' };
+    const burst = {
+      source: 't/burst.yml',
+      text: 'title: burst\nid: burst\nstatus: test\nlevel: high\ncorrelation:\n    type: event_count\n    rules:\n        - failed\n    group-by:\n        - __proto__\n        - constructor\n    timespan: 5m\n    condition:\n        gte: 2\n',
+    };
+    const data = JSON.parse('{"__proto__":"10.0.0.9","constructor":"alice"}') as JsonRecord;
+    const failed = Array.from({ length: 2 }, (_, i) => makeEvent({ time: at(20 + i), host: 'DC01', action: 'auth.login.failure', attributes: { eventId: 4625, provider: 'Microsoft-Windows-Security-Auditing', channel: 'Security', data } }));
+    const d = analyzeEvents(failed, { sigma: sigmaRuleSetFromTexts([base, burst]) }).detections;
+    const fields = failed.flatMap((e) => d?.detailsOf(e as never) ?? []).find((x) => x.ruleId === 'burst')?.fields;
+    expect(fields).toBeDefined();
+    expect(Object.getPrototypeOf(fields)).toBe(Object.prototype);
+    expect(fields).toStrictEqual(JSON.parse('{"correlation":"event_count","events":"2","timespan":"300s","__proto__":"10.0.0.9","constructor":"alice"}'));
+  });
+
   it('toDict and the report list detections grouped by rule, inside stories or not', () => {
     const a = analyzeEvents([...events, proc(9, 'C:\\Windows\\explorer.exe', 100, 'C:\\Windows\\System32\\whoami.exe', 500, 'whoami', 'WS02')], { sigma: RULES });
     const view = toDict(a);

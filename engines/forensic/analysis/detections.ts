@@ -8,6 +8,7 @@ import { stageOfTactics } from './attack.js';
 import type { CausalRule } from './rules.js';
 import type { DetectionSummary } from '../../core/contracts/forensic.js';
 import { parseTimeMs } from '../time.js';
+import { setOwn } from '../../core/own.js';
 
 /** One rule's hits in an analysis, the Hayabusa-style summary row (the contract's type: the view carries it as it is). */
 export type { DetectionSummary } from '../../core/contracts/forensic.js';
@@ -170,7 +171,7 @@ export class Detections {
       const c = this.ruleSet.correlations[hit.correlation] as ResolvedCorrelation;
       const info = c.rule.info;
       const fields: Record<string, string> = { correlation: c.rule.type, events: String(hit.positions.length), timespan: `${Math.round(c.rule.timespanMs / 1000)}s` };
-      for (const g of c.rule.groupBy) fields[g] = textsOf(baseHit(event, 0, c.members[0] as number).field(c.groupFields[0]?.[c.rule.groupBy.indexOf(g)] ?? g)).join(' | ').slice(0, 512);
+      for (const g of c.rule.groupBy) setOwn(fields, g, textsOf(baseHit(event, 0, c.members[0] as number).field(c.groupFields[0]?.[c.rule.groupBy.indexOf(g)] ?? g)).join(' | ').slice(0, 512));
       out.push({ ruleId: info.id, title: info.title, level: info.level, author: info.author, techniques: info.techniques, tactics: info.tactics, fields });
     }
     return out;
