@@ -19,6 +19,7 @@ import { main as forensicMain } from '../engines/forensic/cli.js';
 import { escapeHtml, pdfText, renderHtmlDocument, renderMarkdownDocument } from '../engines/forensic/report/index.js';
 import type { ReportDocument } from '../engines/forensic/report/document.js';
 import { reportMarkdown } from '../engines/flowdet/report/report.js';
+import { barChart, lineChart } from '../engines/flowdet/report/svg.js';
 import type { StudyReport } from '../engines/flowdet/studies/run.js';
 import { seedsMarkdown, type SeedReport } from '../engines/flowdet/studies/seeds.js';
 import { stealMarkdown, type StealReport } from '../engines/flowdet/studies/steal.js';
@@ -230,7 +231,7 @@ describe('Markdown outputs: evidence text stays text', () => {
   });
 });
 
-describe('HTML, PDF and Mermaid exports', () => {
+describe('HTML, SVG, PDF and Mermaid exports', () => {
   it('the HTML report escapes every value (no element or attribute from evidence)', () => {
     const benign = renderHtmlDocument(reportDocument(BENIGN));
     const tags = (html: string): string[] => [...html.matchAll(/<([a-z][a-z0-9]*)\b/gi)].map((m) => m[1]!.toLowerCase());
@@ -238,8 +239,20 @@ describe('HTML, PDF and Mermaid exports', () => {
       const html = renderHtmlDocument(reportDocument(v));
       expect(tags(html), JSON.stringify(v)).toEqual(tags(benign));
       expect(html).not.toMatch(/<script|<img/i);
+      expectTerminalSafe(html.replace(/\n/g, ' '), `HTML with ${JSON.stringify(v)}`);
     }
-    expect(escapeHtml('"\'<>&')).toBe('&quot;&#39;&lt;&gt;&amp;');
+    expect(escapeHtml('"\'<>&\u202e\u0001')).toBe('&quot;&#39;&lt;&gt;&amp;\\u202e\\u0001');
+  });
+
+  it('the flowdet SVG figures escape series and bar labels (well-formed XML, no element from evidence)', () => {
+    const figures = (v: string): string[] => [lineChart(v, v, v, [{ name: v, x: [0, 1], y: [0, 1] }]), barChart(v, [v, 'b'], [0.2, 0.5], v)];
+    const tags = (svg: string): string[] => [...svg.matchAll(/<([a-z][a-z0-9]*)\b/gi)].map((m) => m[1]!);
+    const benign = figures(BENIGN).map(tags);
+    for (const v of [...HOSTILE, ALL]) {
+      const svg = figures(v);
+      expect(svg.map(tags), JSON.stringify(v)).toEqual(benign);
+      for (const f of svg) expectTerminalSafe(f.replace(/\n/g, ' '), `SVG with ${JSON.stringify(v)}`);
+    }
   });
 
   it('the PDF text is printable WinAnsi only', () => {

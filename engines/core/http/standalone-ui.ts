@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Request, type Response, type Router } from 'express';
 import { VitrineError } from '../errors.js';
+import { escapeHtml } from '../html.js';
 
 /**
  * The renderer's policy, wherever its build is served (the gateway re-exports it from main/gateway/csp.ts): its own scripts only, no
@@ -51,10 +52,9 @@ const SERVICE_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
 /** The 503 page without a build (the service name is checked against SERVICE_NAME, the rest is the service's own text). */
 function notBuilt(service: string, options: StandaloneUiOptions): string {
-  const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${service}</title></head><body>
-<h1>${service} ${esc(options.version)}</h1><p>The page is not built. Build it with <code>npm run build:renderer</code> and restart <code>${service} serve</code>.
-The HTTP API works without it: ${esc(options.api)}</p></body></html>`;
+<h1>${service} ${escapeHtml(options.version)}</h1><p>The page is not built. Build it with <code>npm run build:renderer</code> and restart <code>${service} serve</code>.
+The HTTP API works without it: ${escapeHtml(options.api)}</p></body></html>`;
 }
 
 /**

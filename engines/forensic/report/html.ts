@@ -1,12 +1,10 @@
 // The court-style report as one self-contained HTML file: every value escaped, no script, the one style sheet allowed by its hash (strict CSP).
 import { createHash } from 'node:crypto';
 import type { AnalysisView, CustodyView } from '../../core/contracts/forensic.js';
+import { escapeHtml } from '../../core/html.js';
 import { buildReport, type Block, type ReportDocument, type ReportMeta, type StoryGraph } from './document.js';
 
-/** Escapes text for HTML content and double-quoted attribute values. */
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;'));
-}
+export { escapeHtml };
 
 const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1b1f24;background:#fff;margin:0 auto;max-width:1100px;padding:24px}
