@@ -1,6 +1,6 @@
 // Parsers with planted faults, for the harness's own tests: 'T' then a length byte, then that many bytes; a JSON body;
 // YAML documents; name=value lines read through a look-up table.
-import { parseAllDocuments } from 'yaml';
+import { isScalar, parseAllDocuments, visit } from 'yaml';
 import { VitrineError } from '../../engines/core/errors.js';
 import type { FuzzTarget } from './fuzz.js';
 
@@ -51,6 +51,13 @@ function parseToyYaml(b: Uint8Array): number {
     const all = parseAllDocuments(new TextDecoder().decode(b));
     const list = Array.isArray(all) ? all : [all];
     if (list.some((d) => d.errors.length > 0)) throw new Error('YAML errors');
+    // a key that is a collection or an alias: toJS writes nested ones out as text level by level (exponential time)
+    for (const d of list)
+      visit(d, {
+        Pair(_, pair) {
+          if (pair.key !== null && !isScalar(pair.key)) throw new Error('a complex key');
+        },
+      });
     docs = list.map((d) => d.toJS({ maxAliasCount: 100 }) as unknown);
   } catch {
     throw new VitrineError('parse_error', 'not YAML');

@@ -1,8 +1,9 @@
 // Structure-aware mutations of YAML inputs: a seed that parses as YAML (one or several documents) is read into
 // json-mutate's value tree once; each mutation applies json-mutate's tree edits to a copy and writes it back with the
-// `yaml` package's stringify, in block or flow style, with scalars in every style, quoted and very long keys, anchors
-// and aliases (also an alias inside the node it names), alias bombs ("billion laughs"), and then sometimes a text edit
-// the writer never makes (a key line written twice, an odd scalar, a tag, a directive, a document marker). The input
+// `yaml` package's stringify, in block or flow style, with scalars in every style, quoted, very long and collection
+// keys, anchors and aliases (also an alias inside the node it names), alias bombs ("billion laughs"), and then sometimes
+// a text edit the writer never makes (a key line written twice, nested explicit keys, an odd scalar, a tag, a directive,
+// a document marker). The input
 // then passes the YAML parser and reaches the loaders behind it. Seeded and deterministic, like the other mutations.
 import { Alias, Document, Pair, parseAllDocuments, Scalar, YAMLMap, YAMLSeq, type ToStringOptions } from 'yaml';
 import { fromValue, mutateTree, oneOf, pick, write, type JsonSeed, type Node } from './json-mutate.js';
@@ -156,13 +157,13 @@ function aliasFan(rand: () => number, space: number): YAMLSeq {
 /** Scalars a YAML reader may take as another type or refuse: YAML 1.1 booleans, bases, timestamps, tags, anchors, block scalars. */
 const ODD_SCALARS = ['yes', 'No', 'on', 'OFF', '~', 'null', '0x1F', '0o17', '017', '+12', '.nan', '-.inf', '.Inf', '1_000', '2026-01-01', '2026-01-01T00:00:00Z', '12:30:00', '!!binary aGVsbG8=', '!custom x', '!!set {a, b}', '!!omap [a: 1]', '!!str 1', '!!int "1"', '!!float x', '!!map [1]', '!<tag:yaml.org,2002:str> x', '&x value', '*nosuch', '*x', '|-\n  block\n  text', '>+\n  folded\n\n', "'single ''quoted'''", '"\\u0000\\x7f\\ud800"', '"\\N\\_\\L\\P"', '[a, b', '{a: 1, a: 2}', '{? a}', '[a: 1, b]', '? complex', '- item', '@reserved', '`reserved', '%percent', '"a\\\n  b"'];
 
-/** Text edits the writer never makes: a key line written twice, an odd scalar for a value, a tag, a directive, a marker. */
+/** Text edits the writer never makes: a key line written twice, nested explicit keys, an odd scalar, a tag, a directive, a marker. */
 function textEdit(rand: () => number, text: string): string {
   const lines = text.split('\n');
   const keyLines = lines.map((l, i) => [l, i] as const).filter(([l]) => /^\s*(- )*[^\s#:-][^:#]*:( |$)/.test(l));
   const at = keyLines.length > 0 ? oneOf(rand, keyLines)[1] : pick(rand, lines.length);
   const line = lines[at]!;
-  switch (pick(rand, 7)) {
+  switch (pick(rand, 8)) {
     case 0: // the key written again (a duplicate key), with the same or an odd value
       lines.splice(at + 1, 0, rand() < 0.5 ? line : line.replace(/:( .*)?$/, `: ${oneOf(rand, ODD_SCALARS)}`));
       break;
@@ -174,6 +175,9 @@ function textEdit(rand: () => number, text: string): string {
       break;
     case 3: // a merge key (YAML 1.1) of an anchor that may not exist
       lines.splice(at + 1, 0, `${/^\s*/.exec(line)![0]}<<: ${oneOf(rand, ['*a', '*lol0', '[*a, *a]', '{x: 1}'])}`);
+      break;
+    case 7: // explicit keys nested in explicit keys (`? ? ? key`)
+      lines[at] = line.replace(/^(\s*)/, `$1${'? '.repeat(oneOf(rand, [1, 2, 8, 64, 400]))}`);
       break;
     case 4: // a directive or a document start or end marker
       lines.splice(rand() < 0.5 ? 0 : at, 0, oneOf(rand, ['%YAML 1.1\n---', '%YAML 1.3\n---', '%TAG ! tag:example.com,2000:\n---', '---', '...', '--- |\n  text', '---\n...']));
@@ -206,7 +210,17 @@ function writeYaml(rand: () => number, tree: JsonSeed, maxBytes: number): string
   const special = rand();
   if (special < 0.1 && st.slots.length > 0) setSlot(oneOf(rand, st.slots), aliasBomb(rand));
   else if (special < 0.15 && st.slots.length > 0) setSlot(oneOf(rand, st.slots), aliasFan(rand, space));
-  else if (special < 0.22) {
+  else if (special < 0.19) {
+    // a key that is a collection (`? [a, b]`, `? {k: v}`) or an alias of one
+    const inMaps = st.slots.filter((s) => s.parent instanceof YAMLMap);
+    const collections = st.slots.filter((s) => s.node instanceof YAMLMap || s.node instanceof YAMLSeq);
+    if (inMaps.length > 0 && collections.length > 0) {
+      const s = oneOf(rand, inMaps);
+      const named = oneOf(rand, collections).node;
+      // a copy (the node may hold this very pair), or an alias of it when it is anchored
+      (s.parent.items[s.index] as Pair<unknown, unknown>).key = rand() < 0.5 || named.anchor === undefined ? named.clone() : new Alias(named.anchor);
+    }
+  } else if (special < 0.24) {
     // a very long key (implicit keys end at 1,024 characters: longer ones are written as `? key`)
     const inMaps = st.slots.filter((s) => s.parent instanceof YAMLMap);
     if (inMaps.length > 0) {
