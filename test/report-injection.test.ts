@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main as attribMain } from '../engines/attrib/cli.js';
 import { attributionText } from '../engines/attrib/cli.js';
 import type { Attribution } from '../engines/core/contracts/attrib.js';
+import type { ScanVerdict } from '../engines/core/contracts/pkgscan.js';
 import { mdText } from '../engines/core/markdown.js';
 import { openMemoryStore } from '../engines/core/store.js';
 import { terminalResult } from '../engines/core/cli.js';
@@ -23,7 +24,7 @@ import { barChart, lineChart } from '../engines/flowdet/report/svg.js';
 import type { StudyReport } from '../engines/flowdet/studies/run.js';
 import { seedsMarkdown, type SeedReport } from '../engines/flowdet/studies/seeds.js';
 import { stealMarkdown, type StealReport } from '../engines/flowdet/studies/steal.js';
-import { main as pkgscanMain } from '../engines/pkgscan/cli.js';
+import { main as pkgscanMain, verdictText } from '../engines/pkgscan/cli.js';
 import { renderRuleTables } from '../engines/pkgscan/analyzers/source/ruledocs.js';
 import { compileRules } from '../engines/pkgscan/analyzers/source/rules.js';
 import { pkgscanService } from '../engines/pkgscan/service.js';
@@ -305,6 +306,23 @@ describe('command-line text: no raw control character, escape sequence or inject
         techniques: [], unmatched_techniques: [], software: [v], groups_considered: 1, calibrated: false, method: 'm', warnings: [v],
         shortlist: [{ rank: 1, id: 'G0001', name: v, score: 1, similarity: 1, probability: 1, reasons: [{ kind: 'technique', contribution: 1, detail: v }] }],
       } as unknown as Attribution);
+    const lines = text(BENIGN).split('\n').length;
+    for (const v of [...HOSTILE, ALL]) {
+      const out = terminalResult({ code: 0, stdout: text(v), stderr: '' }).stdout;
+      expectTerminalSafe(out, JSON.stringify(v));
+      expect(out.split('\n').length, JSON.stringify(v)).toBe(lines);
+    }
+  });
+
+  it('pkgscan scan text (verdictText): file paths, subjects and messages from a package', () => {
+    const text = (v: string): string =>
+      verdictText({
+        assessment: { verdict: 'suspicious', confidence: 0.5, summary: v }, decision: 'block', ecosystem: 'npm', name: 'p', version: '1.0.0', environment: 'prod',
+        risk_score: 0.5, severity: 'high', incomplete: false, gaps: [{ kind: 'k', effect: 'warn', message: v, what_to_do: v }], id: 'id', package: { sha256: 'x', source: 'store' },
+        vulnerabilities: { status: 'ok', items: [] }, provenance: { status: 'ok' },
+        policy_reasons: [{ effect: 'block', rule: 'r', message: v, count: 2, subjects: [v, v] }], waived_reasons: [{ rule: 'r', message: v, waived_by: v }],
+        findings: [{ severity: 'high', code: 'c', file: v, line: 1, title: v }], analyzer_runs: [{ name: 'a', status: 'failed', message: v }],
+      } as unknown as ScanVerdict);
     const lines = text(BENIGN).split('\n').length;
     for (const v of [...HOSTILE, ALL]) {
       const out = terminalResult({ code: 0, stdout: text(v), stderr: '' }).stdout;

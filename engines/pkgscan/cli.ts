@@ -196,17 +196,19 @@ async function importCommand(rest: readonly string[], io: CliIo): Promise<CliRes
   });
 }
 
-function verdictText(v: ScanVerdict): string {
-  const out = [`assessment: ${v.assessment.verdict} (confidence ${v.assessment.confidence.toFixed(2)}): ${v.assessment.summary}`];
+/** The verdict as text; a file path, subject or message from the package is one escaped value of its line (terminalValue). */
+export function verdictText(v: ScanVerdict): string {
+  const t = terminalValue;
+  const out = [`assessment: ${v.assessment.verdict} (confidence ${v.assessment.confidence.toFixed(2)}): ${t(v.assessment.summary)}`];
   out.push(`${v.decision.toUpperCase()}  ${v.ecosystem} ${v.name} ${v.version}  (environment ${v.environment}, risk ${v.risk_score.toFixed(2)}, severity ${v.severity}${v.incomplete ? ', INCOMPLETE' : ''})`);
-  for (const g of v.gaps) out.push(`  gap ${g.kind} (${g.effect}): ${g.message}; what to do: ${g.what_to_do}`);
+  for (const g of v.gaps) out.push(`  gap ${g.kind} (${g.effect}): ${t(g.message)}; what to do: ${t(g.what_to_do)}`);
   out.push(`scan ${v.id}  archive ${v.package.sha256}  from ${v.package.source}`);
   out.push(`vulnerabilities: ${v.vulnerabilities.status} (${v.vulnerabilities.items.length} advisories)  provenance: ${v.provenance.status}`);
-  for (const r of v.policy_reasons) out.push(`  ${r.effect.padEnd(5)} ${r.rule}: ${r.message}${r.count > 1 ? ` [${r.subjects.join(', ')}]` : ''}`);
-  for (const r of v.waived_reasons) out.push(`  waived ${r.rule}: ${r.message} (exception ${r.waived_by ?? '?'})`);
-  for (const f of v.findings.slice(0, 50)) out.push(`  [${f.severity}] ${f.code} ${f.file ?? '(package)'}${f.line !== null ? `:${f.line}` : ''}  ${f.title}`);
+  for (const r of v.policy_reasons) out.push(`  ${r.effect.padEnd(5)} ${r.rule}: ${t(r.message)}${r.count > 1 ? ` [${r.subjects.map(t).join(', ')}]` : ''}`);
+  for (const r of v.waived_reasons) out.push(`  waived ${r.rule}: ${t(r.message)} (exception ${t(r.waived_by ?? '?')})`);
+  for (const f of v.findings.slice(0, 50)) out.push(`  [${f.severity}] ${f.code} ${t(f.file ?? '(package)')}${f.line !== null ? `:${f.line}` : ''}  ${t(f.title)}`);
   if (v.findings.length > 50) out.push(`  ... ${v.findings.length - 50} more findings (--json shows all)`);
-  for (const r of v.analyzer_runs) if (r.status !== 'ok') out.push(`  analyzer ${r.name}: ${r.status}${r.message !== null ? ` (${r.message})` : ''}`);
+  for (const r of v.analyzer_runs) if (r.status !== 'ok') out.push(`  analyzer ${r.name}: ${r.status}${r.message !== null ? ` (${t(r.message)})` : ''}`);
   return `${out.join('\n')}\n`;
 }
 
