@@ -29,6 +29,17 @@ describe('Sigma rule files from the YAML fuzzer', () => {
   });
 
 
+  it('an alias bomb in a rule is not YAML; a rule reusing an anchor a few times loads', () => {
+    const real = shipped('rules', 'windows', 'process_creation', 'proc_creation_win_lolbin_unregmp2.yml');
+    const levels = Array.from({ length: 9 }, (_, l) => `    - &lol${l + 1} [${Array.from({ length: 10 }, () => `*lol${l}`).join(', ')}]`);
+    const bomb = real.replace('falsepositives:\n', `x-bomb:\n    - &lol0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n${levels.join('\n')}\nfalsepositives:\n`);
+    expect(bomb).toContain('&lol9 [*lol8');
+    expect(sigmaRuleSetFromTexts([{ source: 'u/bomb.yml', text: bomb }]).skipped.map((s) => s.reason)).toEqual(['not YAML']);
+    const reused = real.replace("        - Image|endswith: '\\unregmp2.exe'\n", "        - Image|endswith: &exe '\\unregmp2.exe'\n        - ParentImage|endswith: *exe\n");
+    expect(reused).toContain('*exe');
+    expect(sigmaRuleSetFromTexts([{ source: 'u/reused.yml', text: reused }]).rules).toHaveLength(1);
+  });
+
   it('a correlation naming many rules that did not load is skipped with a bounded reason', () => {
     const real = shipped('rules-builtin', 'windows', 'correlation', 'openssh_failure_burst.yml');
     // 40 rule names of 60 characters, the first named twice: listing them all made a reason of 2,500 characters
