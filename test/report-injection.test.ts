@@ -13,6 +13,7 @@ import { main as attribMain } from '../engines/attrib/cli.js';
 import { attributionText } from '../engines/attrib/cli.js';
 import type { Attribution } from '../engines/core/contracts/attrib.js';
 import type { ScanVerdict } from '../engines/core/contracts/pkgscan.js';
+import type { LookupResult } from '../engines/core/contracts/pkgscan-vulns.js';
 import { mdText } from '../engines/core/markdown.js';
 import { openMemoryStore } from '../engines/core/store.js';
 import { terminalResult } from '../engines/core/cli.js';
@@ -26,6 +27,8 @@ import { seedsMarkdown, type SeedReport } from '../engines/flowdet/studies/seeds
 import { stealMarkdown, type StealReport } from '../engines/flowdet/studies/steal.js';
 import { main as pkgscanMain, verdictText } from '../engines/pkgscan/cli.js';
 import { renderRuleTables } from '../engines/pkgscan/analyzers/source/ruledocs.js';
+import { diffText } from '../engines/pkgscan/diffs/text.js';
+import { lookupText } from '../engines/pkgscan/vulns/cli.js';
 import { compileRules } from '../engines/pkgscan/analyzers/source/rules.js';
 import { pkgscanService } from '../engines/pkgscan/service.js';
 import { prComment, type Decision } from '../engines/provgate/policy.js';
@@ -328,6 +331,31 @@ describe('command-line text: no raw control character, escape sequence or inject
       const out = terminalResult({ code: 0, stdout: text(v), stderr: '' }).stdout;
       expectTerminalSafe(out, JSON.stringify(v));
       expect(out.split('\n').length, JSON.stringify(v)).toBe(lines);
+    }
+  });
+
+  it('pkgscan diff and advisory look-up text (diffText, lookupText): paths, maintainers, summaries from packages and feeds', () => {
+    const diff = (v: string): string =>
+      diffText({
+        escalated: true, ecosystem: 'npm', name: 'p', from_version: '1', to_version: '2', risk: { from: 0, to: 1 }, incomplete: false, id: 'd', analyzer_version: 'a',
+        escalation_reasons: [], thresholds: { environment: 'prod', warn_risk: 0.5, block_risk: 0.8 },
+        findings: { new: [{ severity: 'high', code: 'c', file: v, line: null, title: v }], gone: [], unchanged: 0 },
+        capabilities: { gained: [], lost: [] },
+        files: { added: [], removed: [], changed: [], unchanged: 0, truncated: false, install_time: { added: [v], changed: [v] }, new_executables: [v], new_binaries: [v] },
+        maintainers: { added: [v], removed: [v] }, publisher: { changed: true, from: v, to: v },
+      } as unknown as Parameters<typeof diffText>[0]);
+    const lookup = (v: string): string =>
+      lookupText({
+        status: 'ok', ecosystem: 'npm', name: 'p', version: '1', missing_sources: [], stale_sources: [], notes: [v],
+        items: [{ id: 'GHSA-1', severity: 'high', score: null, malicious: false, kev: null, epss: null, summary: v, aliases: [v], fixed_versions: [v] }],
+      } as unknown as LookupResult);
+    for (const render of [diff, lookup]) {
+      const lines = render(BENIGN).split('\n').length;
+      for (const v of [...HOSTILE, ALL]) {
+        const out = terminalResult({ code: 0, stdout: render(v), stderr: '' }).stdout;
+        expectTerminalSafe(out, JSON.stringify(v));
+        expect(out.split('\n').length, JSON.stringify(v)).toBe(lines);
+      }
     }
   });
 

@@ -5,6 +5,7 @@ import { UsageError, type CliResult } from '../../core/cli.js';
 import type { AdvisoryImport, LookupResult } from '../../core/contracts/pkgscan-vulns.js';
 import { VitrineError } from '../../core/errors.js';
 import { openStandaloneStore } from '../../core/store.js';
+import { terminalValue } from '../../core/terminal-text.js';
 import { pkgscanService } from '../service.js';
 import { AuditLog } from '../audit/audit.js';
 import { closeSharedDatabases, sharedDatabase } from '../db/open.js';
@@ -78,17 +79,18 @@ function importLine(label: string, r: AdvisoryImport): string {
   return `imported\t${label}\t${r.kind}\t${r.records} records (${r.inserted} new, ${r.updated} updated, ${r.unchanged} unchanged), ${r.warnings} warnings\t${r.id}`;
 }
 
-function lookupText(r: LookupResult): string {
+/** A look-up as text; advisory summaries, aliases and notes from the feeds are each one escaped value of their line. */
+export function lookupText(r: LookupResult): string {
   const out = [`${r.status.toUpperCase()}  ${r.ecosystem} ${r.name} ${r.version}: ${r.items.length} advisories`];
   if (r.missing_sources.length > 0) out.push(`  missing: ${r.missing_sources.join(', ')}`);
   if (r.stale_sources.length > 0) out.push(`  stale: ${r.stale_sources.join(', ')}`);
-  for (const n of r.notes) out.push(`  note: ${n}`);
+  for (const n of r.notes) out.push(`  note: ${terminalValue(n)}`);
   if (r.status !== 'ok') out.push('  (incomplete data: an empty list does not mean "no vulnerabilities")');
   for (const a of r.items) {
     const badges = [a.malicious ? 'MALICIOUS' : null, a.kev !== null ? `KEV ${a.kev.date_added}${a.kev.ransomware_use === 'Known' ? ' ransomware' : ''}` : null, a.epss !== null ? `EPSS ${a.epss.score.toFixed(4)} (p${(a.epss.percentile * 100).toFixed(1)})` : null].filter((x) => x !== null);
-    out.push(`  ${a.id} [${a.severity ?? 'unknown'}${a.score !== null ? ` ${a.score}` : ''}]${badges.length > 0 ? ` ${badges.join(', ')}` : ''}  ${a.summary.slice(0, 160)}`);
-    if (a.aliases.length > 0) out.push(`      aliases: ${a.aliases.join(', ')}`);
-    if (a.fixed_versions.length > 0) out.push(`      fixed in: ${a.fixed_versions.join(', ')}`);
+    out.push(`  ${a.id} [${a.severity ?? 'unknown'}${a.score !== null ? ` ${a.score}` : ''}]${badges.length > 0 ? ` ${badges.join(', ')}` : ''}  ${terminalValue(a.summary.slice(0, 160))}`);
+    if (a.aliases.length > 0) out.push(`      aliases: ${a.aliases.map(terminalValue).join(', ')}`);
+    if (a.fixed_versions.length > 0) out.push(`      fixed in: ${a.fixed_versions.map(terminalValue).join(', ')}`);
   }
   return `${out.join('\n')}\n`;
 }
@@ -117,7 +119,7 @@ export async function advisoriesCommand(rest: readonly string[], values: { json?
             const r = await store.importFile(p, undefined, (f, m) => io.progress?.(`${label} ${(f * 100).toFixed(0)}% ${m}`), within ? { id, audit: { actor: CLI_ACTOR, requestId: null, details: { via: 'cli' } } } : {});
             results.push(r);
             lines.push(importLine(label, r));
-            for (const w of r.warning_samples.slice(0, 5)) lines.push(`  warning: ${w}`);
+            for (const w of r.warning_samples.slice(0, 5)) lines.push(`  warning: ${terminalValue(w)}`);
             if (!within) await audit.append('vulnerabilities.import_finished', CLI_ACTOR, null, { import_id: r.id, kind: r.kind, file_sha256: r.file_sha256, records: r.records, warnings: r.warnings, via: 'cli' });
           } catch (err) {
             failed++;
