@@ -92,4 +92,13 @@ describe('Compose lint', () => {
     expect(f.map((x) => [x.code, x.severity])).toEqual([['compose_yaml_refused', 'high']]);
     expect(lintCompose('compose.yaml', 'services:\n  web: &w\n    image: x:1\n    extra: *w\n').map((x) => x.code)).toEqual(['compose_yaml_refused']);
   });
+
+  it('a value nested 10,000 deep in a block sequence on one line is malformed YAML, not an exception (YAML fuzzer)', () => {
+    const real = hasCorpora() ? readFileSync(corpusPath('supplychain', 'docker', 'rita', 'docker-compose.yml'), 'utf8') : 'services:\n  rita:\n    build: .\n    volumes:\n      - .env:/.env\n';
+    expect(lintCompose('docker-compose.yml', real).map((x) => x.code)).not.toContain('compose_unparsed');
+    // the YAML parser's own stack ran out on it and the RangeError left the lint (and the project scan)
+    const deep = real.replace('      - .env:/.env\n', `      - ${'- '.repeat(10_000)}.env:/.env\n`);
+    expect(deep).not.toBe(real);
+    expect(lintCompose('docker-compose.yml', deep).map((x) => x.code)).toEqual(['compose_unparsed']);
+  });
 });
