@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { flowDepthOver, MAX_FLOW_DEPTH, yamlDocuments } from './bundle.js';
+import { DEEP_FLOW_LEVEL, flowDepthOver, MAX_DEEP_FLOW_OPENINGS, MAX_FLOW_DEPTH, yamlDocuments } from './bundle.js';
 import { loadSigmaRules, sigmaRuleSetFromTexts } from './index.js';
 
 const rule = (extra: string): string =>
@@ -27,6 +27,20 @@ describe('flow collection depth', () => {
   it('a rule nesting flow collections past the limit is not YAML; a shallow one still parses', () => {
     expect(yamlDocuments(rule(`    deep: ${nested(MAX_FLOW_DEPTH + 1, '[', ']')}\n`))).toBeNull();
     expect(yamlDocuments(rule(`    deep: ${nested(20, '{a: ', '}')}\n`))).not.toBeNull();
+  });
+
+  it('flowDepthOver also counts the collections opened below DEEP_FLOW_LEVEL, in all', () => {
+    const deepLine = (n: number): string => `${'['.repeat(DEEP_FLOW_LEVEL)}${nested(n, '[', ']')}${']'.repeat(DEEP_FLOW_LEVEL)}\n`;
+    expect(flowDepthOver(deepLine(MAX_DEEP_FLOW_OPENINGS), MAX_FLOW_DEPTH)).toBe(true); // one line past MAX_FLOW_DEPTH
+    expect(flowDepthOver(deepLine(200).repeat(Math.floor(MAX_DEEP_FLOW_OPENINGS / 200)), MAX_FLOW_DEPTH)).toBe(false);
+    expect(flowDepthOver(deepLine(200).repeat(Math.floor(MAX_DEEP_FLOW_OPENINGS / 200) + 1), MAX_FLOW_DEPTH)).toBe(true);
+    expect(flowDepthOver(`${'['.repeat(DEEP_FLOW_LEVEL)}1${']'.repeat(DEEP_FLOW_LEVEL)}\n`.repeat(100_000), MAX_FLOW_DEPTH)).toBe(false);
+  });
+
+  it('a rule of a thousand values each nested 230 brackets deep (467 KB, seconds of YAML parsing; YAML fuzzer) is not YAML', () => {
+    const values = Array.from({ length: 1000 }, () => `        - CommandLine|contains: ${nested(230, '[', ']')}\n`).join('');
+    expect(yamlDocuments(rule(`    deep:\n${values}`))).toBeNull();
+    expect(yamlDocuments(rule(`    deep:\n${values.slice(0, values.length / 100)}`))).not.toBeNull();
   });
 
   it('a 400 KB rule file of nested flow maps is listed as skipped (not YAML), by file and by text', () => {
