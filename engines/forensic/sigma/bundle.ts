@@ -56,15 +56,31 @@ export function flowDepthOver(text: string, limit: number, deepBudget = MAX_DEEP
   return false;
 }
 
+
 /**
- * Whether a document has a mapping key that is not a plain value: a collection (`? [a]`, `? ? x`) or an alias. The YAML
- * package turns such a key into text when it converts the document to data, writing each nested key out again at every
- * level: `? ` written 200 times (400 bytes) took over a second and 400 times did not finish in 90 s. A Sigma rule's keys
- * are field names, identifiers and modifiers, so such a document is refused before it is converted.
+ * Alias nodes a rule document may hold (the figure of the `yaml` package's `maxAliasCount` the loader converts with).
+ * Converting a document counts, for an anchored collection, the aliases under it, and looks each of those up by walking
+ * the whole document again: a rule of one long anchored string and 10,000 aliases of it, 135 KB, took 7 s before the
+ * alias limit refused it. No shipped rule document holds more than two.
  */
-export function hasComplexKey(doc: Document.Parsed): boolean {
+export const MAX_ALIASES = 100;
+
+/**
+ * Whether a document has more than MAX_ALIASES aliases, or a mapping key that is not a plain value: a collection
+ * (`? [a]`, `? ? x`) or an alias. The YAML package turns such a key into text when it converts the document to data,
+ * writing each nested key out again at every level: `? ` written 200 times (400 bytes) took over a second and 400 times
+ * did not finish in 90 s. A Sigma rule's keys are field names, identifiers and modifiers, so such a document is refused
+ * before it is converted.
+ */
+export function unconvertible(doc: Document.Parsed): boolean {
   let found = false;
+  let aliases = 0;
   visit(doc, {
+    Alias() {
+      if (++aliases <= MAX_ALIASES) return undefined;
+      found = true;
+      return visit.BREAK;
+    },
     Pair(_, pair) {
       if (pair.key === null || isScalar(pair.key)) return undefined;
       found = true;
@@ -76,15 +92,16 @@ export function hasComplexKey(doc: Document.Parsed): boolean {
 
 /**
  * The YAML documents of a rule text, or null when it is not YAML (or nests flow collections past MAX_FLOW_DEPTH or opens
- * more than MAX_DEEP_FLOW_OPENINGS below DEEP_FLOW_LEVEL, or has a mapping key that is not a plain value: hasComplexKey).
+ * more than MAX_DEEP_FLOW_OPENINGS below DEEP_FLOW_LEVEL, or has a mapping key that is not a plain value or more than
+ * MAX_ALIASES aliases: unconvertible).
  */
 export function yamlDocuments(text: string): unknown[] | null {
   if (flowDepthOver(text, MAX_FLOW_DEPTH)) return null;
   try {
     const docs = parseAllDocuments(text);
     const list = Array.isArray(docs) ? docs : [docs];
-    if (list.some((d) => d.errors.length > 0 || hasComplexKey(d))) return null;
-    return list.map((d) => d.toJS({ maxAliasCount: 100 }) as unknown).filter((d) => d !== null && d !== undefined);
+    if (list.some((d) => d.errors.length > 0 || unconvertible(d))) return null;
+    return list.map((d) => d.toJS({ maxAliasCount: MAX_ALIASES }) as unknown).filter((d) => d !== null && d !== undefined);
   } catch {
     return null;
   }

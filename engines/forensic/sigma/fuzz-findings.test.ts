@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_ALIASES } from './bundle.js';
 import { shippedRulesDir, sigmaRuleSetFromTexts } from './index.js';
 
 const shipped = (...rel: string[]): string => readFileSync(path.join(shippedRulesDir(), ...rel), 'utf8');
@@ -38,6 +39,19 @@ describe('Sigma rule files from the YAML fuzzer', () => {
     const reused = real.replace("        - Image|endswith: '\\unregmp2.exe'\n", "        - Image|endswith: &exe '\\unregmp2.exe'\n        - ParentImage|endswith: *exe\n");
     expect(reused).toContain('*exe');
     expect(sigmaRuleSetFromTexts([{ source: 'u/reused.yml', text: reused }]).rules).toHaveLength(1);
+  });
+
+  it('a rule with more than MAX_ALIASES aliases is not YAML before conversion (10,000 of them took 7 s to be refused)', () => {
+    const real = shipped('rules', 'windows', 'process_creation', 'proc_creation_win_lolbin_unregmp2.yml');
+    const withExtra = (extra: string): string => real.replace('falsepositives:\n', `${extra}falsepositives:\n`);
+    // a long string anchored, an anchored list of 10,000 aliases of it, and that list aliased (the campaign's input of
+    // this kind, 135 KB, took 7 s in the package's alias count before it was refused)
+    const fan = withExtra(`x-fan: &fan ${'A'.repeat(4096)}\nx-list: &list [${Array.from({ length: 10_000 }, () => '*fan').join(', ')}]\nx-again: *list\n`);
+    expect(sigmaRuleSetFromTexts([{ source: 'u/fan.yml', text: fan }]).skipped.map((s) => s.reason)).toEqual(['not YAML']);
+    // one more alias than the bound, each of its own anchor (each used once: the package's own count passed them)
+    const many = (n: number): string => withExtra(Array.from({ length: n }, (_, i) => `x-a${i}: &a${i} v${i}\nx-b${i}: *a${i}\n`).join(''));
+    expect(sigmaRuleSetFromTexts([{ source: 'u/many.yml', text: many(MAX_ALIASES) }]).rules).toHaveLength(1);
+    expect(sigmaRuleSetFromTexts([{ source: 'u/many.yml', text: many(MAX_ALIASES + 1) }]).skipped.map((s) => s.reason)).toEqual(['not YAML']);
   });
 
   it('a correlation naming many rules that did not load is skipped with a bounded reason', () => {
