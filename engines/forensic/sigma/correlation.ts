@@ -2,6 +2,13 @@
 // temporal_ordered over the hits of the rules they name, grouped by fields, inside a sliding time window.
 import { attackOfTags, SIGMA_LEVELS, SIGMA_STATUSES, type SigmaLevel, type SigmaRuleInfo, type SigmaStatus, type SkippedRule } from './rule.js';
 import { textsOf, UnsupportedRule } from './value.js';
+import { ownEntry, setOwn } from '../../core/own.js';
+
+/** The field a referenced rule uses for a group-by field: its alias for that rule, or the field itself. */
+function aliasedField(aliases: CorrelationRule['aliases'], group: string, ref: string): string {
+  const perRule = ownEntry(aliases, group);
+  return (perRule === undefined ? undefined : ownEntry(perRule, ref)) ?? group;
+}
 
 export const CORRELATION_TYPES = ['event_count', 'value_count', 'temporal', 'temporal_ordered'] as const;
 export type CorrelationType = (typeof CORRELATION_TYPES)[number];
@@ -75,7 +82,7 @@ export function parseCorrelation(doc: Record<string, unknown>, source: string): 
     if (!isMap(c['aliases'])) throw new UnsupportedRule('the correlation aliases are not a map');
     for (const [alias, perRule] of Object.entries(c['aliases'])) {
       if (!isMap(perRule) || !Object.values(perRule).every((x) => typeof x === 'string')) throw new UnsupportedRule('a correlation alias is not a map of rule to field');
-      aliases[alias] = perRule as Record<string, string>;
+      setOwn(aliases, alias, perRule as Record<string, string>);
     }
   }
   const generate = c['generate'] === true || doc['generate'] === true;
@@ -149,7 +156,7 @@ export function resolveCorrelations(
       skipped.push({ source: c.info.source, id: c.info.id, title: c.info.title, reason: missingReason(missing) });
       continue;
     }
-    const groupFields = c.refs.map((ref) => c.groupBy.map((g) => c.aliases[g]?.[ref] ?? g));
+    const groupFields = c.refs.map((ref) => c.groupBy.map((g) => aliasedField(c.aliases, g, ref)));
     resolved.push({ rule: c, members: members as number[], groupFields });
   }
   return { resolved, skipped };

@@ -91,7 +91,7 @@ const windows = (channels: readonly string[], ids?: readonly number[], extra: Pa
 export function bindingsOf(logsource: { readonly product?: string; readonly category?: string; readonly service?: string }): Binding[] | string {
   const { product, category, service } = logsource;
   const m = mapped();
-  const winCategory = (c: string): boolean => c in m.sysmon_categories || c in m.windows_categories;
+  const winCategory = (c: string): boolean => Object.hasOwn(m.sysmon_categories, c) || Object.hasOwn(m.windows_categories, c);
   if (product === 'windows' || (product === undefined && category !== undefined && winCategory(category))) {
     if (service !== undefined) {
       const channels = ownEntry(m.windows_services, service);

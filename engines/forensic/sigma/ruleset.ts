@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { VitrineError } from '../../core/errors.js';
+import { setOwn } from '../../core/own.js';
 import { forensicResourcesDir } from '../analysis/attack.js';
 import { MatchEngine } from './engine.js';
 import { bindingsOf, InputView, sourceOf, type Binding, type SigmaInput } from './logsource.js';
@@ -169,7 +170,7 @@ export class SigmaRuleSet {
       const out: Record<string, string> = {};
       for (const f of r.matchedFields(view)) {
         const t = textsOf(view.get(f)).join(' | ');
-        out[f] = t.length > 512 ? `${t.slice(0, 511)}…` : t;
+        setOwn(out, f, t.length > 512 ? `${t.slice(0, 511)}…` : t);
       }
       return out;
     }
