@@ -120,12 +120,12 @@ export interface YamlLock {
 }
 
 /**
- * Whether a mapping under `root` (aliases resolved) has a key that is a mapping or a sequence (`? [a, b]: x`,
- * `? ? ? key`). The yaml package converts such a key to data by writing it out as text, again at every level it nests:
- * 200 nested explicit keys in one lock entry took two seconds, 400 did not finish. No lock file has one. Each node is
- * visited once (shared nodes too), without recursion.
+ * Whether a mapping under `root` has a key that is not a plain value: a mapping, a sequence (`? [a, b]: x`, `? ? ? key`)
+ * or an alias. The yaml package converts such a key to data by writing it out as text, again at every level it nests:
+ * 200 nested explicit keys in one lock entry took two seconds, 400 did not finish. No lock file, OSV record or Sigma rule
+ * has one. Each node is visited once (shared nodes too), without recursion.
  */
-export function hasCollectionKey(root: unknown): boolean {
+export function hasComplexKey(root: unknown): boolean {
   const seen = new Set<unknown>();
   const todo: unknown[] = [root];
   while (todo.length > 0) {
@@ -137,7 +137,7 @@ export function hasCollectionKey(root: unknown): boolean {
         todo.push(item);
         continue;
       }
-      if (isMap(item.key) || isSeq(item.key)) return true;
+      if (item.key !== null && !isScalar(item.key)) return true;
       todo.push(item.value);
     }
   }
@@ -161,7 +161,7 @@ export function readYaml(text: string): YamlLock {
     if (error instanceof YamlAliasError) throw parseError(error.message);
     throw error;
   }
-  if (hasCollectionKey(doc.contents)) throw parseError('the YAML document has a mapping key that is a collection');
+  if (hasComplexKey(doc.contents)) throw parseError('the YAML document has a mapping key that is not a plain value');
   const root = doc.contents;
   if (!isMap(root)) throw parseError('the YAML document is not a mapping');
   return { doc, root, lineOf: (offset) => lineCounter.linePos(offset).line - 1 };

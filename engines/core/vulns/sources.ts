@@ -10,7 +10,7 @@ import type { AdvisorySourceKind, EpssEntry, KevEntry } from '../contracts/pkgsc
 import { VitrineError } from '../errors.js';
 import { parseOsvRecord, type OsvRecord } from './osv.js';
 import { parseDocument } from 'yaml';
-import { resolveAliases } from '../manifests/yamlnodes.js';
+import { hasComplexKey, resolveAliases } from '../manifests/yamlnodes.js';
 import { jsonArrayItems, type JsonStreamItem } from './jsonstream.js';
 import { bandOf, cvssBaseScore } from './severity.js';
 import type { Severity } from '../contracts/pkgscan.js';
@@ -184,11 +184,12 @@ function* osvDocument(doc: unknown, where: string): Generator<SourceItem> {
 
 /**
  * An OSV record written as YAML (PyPA's and other advisory databases keep them so): core schema, anchors and merge
- * keys resolved within the expansion bound; timestamps stay strings as OSV's JSON has them.
+ * keys resolved within the expansion bound; timestamps stay strings as OSV's JSON has them. A key that is not a plain
+ * value (hasComplexKey) makes the record not YAML: converting one nested a few hundred deep does not finish.
  */
 function osvYaml(text: string): unknown {
   const doc = parseDocument(text, { schema: 'core', uniqueKeys: false, prettyErrors: false, merge: false });
-  if (doc.errors.length > 0) throw new VitrineError('parse_error', 'not valid YAML');
+  if (doc.errors.length > 0 || hasComplexKey(doc.contents)) throw new VitrineError('parse_error', 'not valid YAML');
   resolveAliases(doc);
   return doc.toJS({ maxAliasCount: -1 }) as unknown;
 }

@@ -273,6 +273,17 @@ describe('bounded, streamed and recoverable imports', () => {
     expect(store.lookupUncached('PyPI', 'demo-pkg', '1.0').items.map((i) => i.id)).toEqual(['PYSEC-2025-1']);
   });
 
+  it('an OSV YAML record with a key that is not a plain value is a warning; the folder\'s other records are stored', async () => {
+    // 400 nested explicit keys (`? ? ? ...`) in 800 bytes: converting them to data did not finish.
+    const d = path.join(dir, 'pypa-keys');
+    mkdirSync(path.join(d, 'vulns', 'demo'), { recursive: true });
+    writeFileSync(path.join(d, 'vulns', 'demo', 'PYSEC-2025-2.yaml'), `id: PYSEC-2025-2\nmodified: "${fresh}"\nsummary: demo\naffected:\n- package:\n    ecosystem: PyPI\n    name: keys-pkg\n  ranges:\n  - type: ECOSYSTEM\n    events:\n    - introduced: "0"\n    - fixed: "2.0"\n`);
+    writeFileSync(path.join(d, 'vulns', 'demo', 'PYSEC-2025-3.yaml'), `id: PYSEC-2025-3\nx:\n  ${'? '.repeat(400)}k\n`);
+    const r = await store.importFile(d);
+    expect(r).toMatchObject({ kind: 'osv-dir', records: 1, warnings: 1, status: 'done' });
+    expect(store.lookupUncached('PyPI', 'keys-pkg', '1.0').items.map((i) => i.id)).toEqual(['PYSEC-2025-2']);
+  }, 20_000);
+
   it('fails an import that yields no record, instead of reporting done with 0 records', async () => {
     const d = path.join(dir, 'empty-folder');
     mkdirSync(d, { recursive: true });

@@ -4,8 +4,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync as zlibGunzipSync } from 'node:zlib';
 import { gzipSync, strToU8 } from 'fflate';
-import { isScalar, parseAllDocuments, visit, type Document } from 'yaml';
+import { parseAllDocuments, visit, type Document } from 'yaml';
 import { VitrineError } from '../../core/errors.js';
+import { hasComplexKey } from '../../core/manifests/yamlnodes.js';
 
 export const BUNDLE_FILE = 'rules.json.gz';
 
@@ -69,20 +70,16 @@ export const MAX_ALIASES = 100;
  * Whether a document has more than MAX_ALIASES aliases, or a mapping key that is not a plain value: a collection
  * (`? [a]`, `? ? x`) or an alias. The YAML package turns such a key into text when it converts the document to data,
  * writing each nested key out again at every level: `? ` written 200 times (400 bytes) took over a second and 400 times
- * did not finish in 90 s. A Sigma rule's keys are field names, identifiers and modifiers, so such a document is refused
- * before it is converted.
+ * did not finish in 90 s (hasComplexKey). A Sigma rule's keys are field names, identifiers and modifiers, so such a
+ * document is refused before it is converted.
  */
 export function unconvertible(doc: Document.Parsed): boolean {
-  let found = false;
+  if (hasComplexKey(doc.contents)) return true;
   let aliases = 0;
+  let found = false;
   visit(doc, {
     Alias() {
       if (++aliases <= MAX_ALIASES) return undefined;
-      found = true;
-      return visit.BREAK;
-    },
-    Pair(_, pair) {
-      if (pair.key === null || isScalar(pair.key)) return undefined;
       found = true;
       return visit.BREAK;
     },
