@@ -42,14 +42,19 @@ export function fromValue(v: unknown): Node {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The tree of a seed, when its text is JSON (or, with 'lines', JSON lines); undefined otherwise. */
-export function parseJsonSeed(bytes: Uint8Array, mode: 'json' | 'lines'): JsonSeed | undefined {
-  let text: string;
+/** A seed's text when its bytes are valid UTF-8 (the structure mutations read only such seeds); undefined otherwise. */
+export function seedText(bytes: Uint8Array): string | undefined {
   try {
-    text = utf8.decode(bytes);
+    return utf8.decode(bytes);
   } catch {
     return undefined;
   }
+}
+
+/** The tree of a seed, when its text is JSON (or, with 'lines', JSON lines); undefined otherwise. */
+export function parseJsonSeed(bytes: Uint8Array, mode: 'json' | 'lines'): JsonSeed | undefined {
+  const text = seedText(bytes);
+  if (text === undefined) return undefined;
   try {
     return { lines: false, root: { k: 'arr', items: [fromValue(JSON.parse(text))] } };
   } catch {

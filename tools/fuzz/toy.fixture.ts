@@ -29,15 +29,7 @@ function parseToyJson(b: Uint8Array): number {
   } catch {
     throw new VitrineError('parse_error', 'not JSON');
   }
-  const items = (body as { items?: unknown } | null)?.items;
-  if (!Array.isArray(items)) throw new VitrineError('validation_failed', 'no list of items');
-  let total = 0;
-  for (const it of items) {
-    const count = (it as { count?: unknown } | null)?.count;
-    if (typeof count !== 'number' || !Number.isInteger(count) || count > 1000) throw new VitrineError('validation_failed', 'a count that is not a small integer');
-    total += new Array<number>(count).fill(1).length;
-  }
-  return total;
+  return countItems(body);
 }
 
 /**

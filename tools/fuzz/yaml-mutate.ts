@@ -6,7 +6,7 @@
 // a document marker). The input
 // then passes the YAML parser and reaches the loaders behind it. Seeded and deterministic, like the other mutations.
 import { Alias, Document, Pair, parseAllDocuments, Scalar, YAMLMap, YAMLSeq, type ToStringOptions } from 'yaml';
-import { fromValue, mutateTree, oneOf, pick, write, type JsonSeed, type Node } from './json-mutate.js';
+import { fromValue, mutateTree, oneOf, pick, seedText, write, type JsonSeed, type Node } from './json-mutate.js';
 
 /** A parsed YAML seed: its documents as one value tree (several documents: the holder's members, like JSON lines). */
 export interface YamlSeed {
@@ -14,16 +14,10 @@ export interface YamlSeed {
   readonly tree: JsonSeed;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 /** The tree of a seed whose text is YAML without errors (one or more non-empty documents); undefined otherwise. */
 export function parseYamlSeed(bytes: Uint8Array): YamlSeed | undefined {
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
+  const text = seedText(bytes);
+  if (text === undefined) return undefined;
   try {
     const docs = parseAllDocuments(text);
     if (!Array.isArray(docs) || docs.length === 0 || docs.some((d) => d.errors.length > 0)) return undefined;
