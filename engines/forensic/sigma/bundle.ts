@@ -57,7 +57,6 @@ export function flowDepthOver(text: string, limit: number, deepBudget = MAX_DEEP
   return false;
 }
 
-
 /**
  * Alias nodes a rule document may hold (the figure of the `yaml` package's `maxAliasCount` the loader converts with).
  * Converting a document counts, for an anchored collection, the aliases under it, and looks each of those up by walking

@@ -36,26 +36,26 @@ const SENSITIVE = /^\/(etc|proc|sys|root|boot|dev)(\/|$)/;
 export function lintCompose(file: string, text: string): Finding[] {
   const out: Finding[] = [];
   const counter = new LineCounter();
-  const unparsed = (): Finding[] => {
-    const r = COMPOSE_RULES.compose_unparsed;
-    return [{ code: 'compose_unparsed', category: 'compose', severity: r.severity, file, line: null, message: r.message, rule_id: r.rule }];
+  // The one finding of a file that was not read: not YAML (or no services map), or refused.
+  const whole = (code: 'compose_unparsed' | 'compose_yaml_refused'): Finding[] => {
+    const r = COMPOSE_RULES[code];
+    return [{ code, category: 'compose', severity: r.severity, file, line: null, message: r.message, rule_id: r.rule }];
   };
   let doc;
   try {
     doc = parseDocument(text, { schema: 'core', lineCounter: counter, uniqueKeys: false, prettyErrors: false, merge: false });
   } catch (error) {
     // the YAML parser's own stack runs out on collections nested thousands deep (`- - - ... x` on one line)
-    if (error instanceof RangeError) return unparsed();
+    if (error instanceof RangeError) return whole('compose_unparsed');
     throw error;
   }
   if (doc.errors.length === 0) {
     try {
       resolveAliases(doc);
     } catch (error) {
-      if (error instanceof RangeError) return unparsed();
+      if (error instanceof RangeError) return whole('compose_unparsed');
       if (!(error instanceof YamlAliasError)) throw error;
-      const r = COMPOSE_RULES.compose_yaml_refused;
-      return [{ code: 'compose_yaml_refused', category: 'compose', severity: r.severity, file, line: null, message: r.message, rule_id: r.rule }];
+      return whole('compose_yaml_refused');
     }
   }
   const lineOf = (n: Node | null | undefined): number | null => (n?.range ? counter.linePos(n.range[0]).line : null);
@@ -64,7 +64,7 @@ export function lintCompose(file: string, text: string): Finding[] {
     out.push({ code, category: 'compose', severity: r.severity, file, line: lineOf(node), message: `${r.message} (service ${service.slice(0, 64)})`, rule_id: r.rule });
   };
   const services = doc.errors.length === 0 && isMap(doc.contents) ? doc.contents.get('services', true) : undefined;
-  if (!isMap(services)) return unparsed();
+  if (!isMap(services)) return whole('compose_unparsed');
   for (const pair of services.items) {
     const name = isScalar(pair.key) ? String(pair.key.value) : 'unnamed';
     const svc = pair.value;
