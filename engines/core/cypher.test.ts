@@ -277,4 +277,14 @@ describe('toCypher', () => {
     const script = toCypher({ nodes: [{ id: '1', labels: ['A'] }, { id: 1, labels: ['B'] }], edges: [{ from: 1, to: '1', type: 'R' }] });
     expect(script).toContain("MATCH (a:B {id: 1}), (b:A {id: '1'})");
   });
+
+  it('writes properties named after Object.prototype members as properties (an own __proto__ from JSON included)', () => {
+    const properties = JSON.parse('{"__proto__": ["x"], "constructor": "c", "name": "n"}') as Record<string, string | string[]>;
+    const script = toCypher({ nodes: [{ id: 'a', labels: ['A'], properties }, { id: 'b', labels: ['B'] }], edges: [{ from: 'a', to: 'b', type: 'R', properties }] });
+    expect(script).toBe(
+      "MERGE (n:A {id: 'a'}) SET n += {__proto__: ['x'], constructor: 'c', name: 'n'};\n" +
+        "MERGE (n:B {id: 'b'});\n" +
+        "MATCH (a:A {id: 'a'}), (b:B {id: 'b'}) MERGE (a)-[r:R]->(b) SET r += {__proto__: ['x'], constructor: 'c', name: 'n'};\n",
+    );
+  });
 });

@@ -1,6 +1,7 @@
 // Writes Cypher (Neo4j) scripts from graphs with escaping that keeps data inside literals: idempotent MERGE statements.
 import { C0_DEL_C1_SEPARATORS, isControlCode } from './control-characters.js';
 import { VitrineError } from './errors.js';
+import { setOwn } from './own.js';
 
 /** A property value Neo4j can store: a scalar, or a list of one scalar kind. */
 export type CypherScalar = string | number | boolean;
@@ -138,7 +139,7 @@ function idLiteral(id: string | number): string {
 
 function withoutKey(props: CypherProperties | undefined, key: string): CypherProperties {
   const out: Record<string, CypherValue | undefined> = {};
-  for (const [k, v] of Object.entries(props ?? {})) if (k !== key) out[k] = v;
+  for (const [k, v] of Object.entries(props ?? {})) if (k !== key) setOwn(out, k, v);
   return out;
 }
 
