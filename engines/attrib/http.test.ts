@@ -67,7 +67,7 @@ describe('attrib HTTP API', () => {
     const h = healthSchema.parse(await res.json());
     expect(h.version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(h.scenarios).toBeGreaterThanOrEqual(3);
-    expect(h.limits).toEqual({ max_body_bytes: 1048576, max_text_chars: 500000 });
+    expect(h.limits).toEqual({ max_body_bytes: 1_000_000, max_text_chars: 500000 });
     expect(h.kb.loaded).toBe(true);
     expect(h.kb.techniques).toBeGreaterThan(500);
     expect(h.kb.groups).toBeGreaterThan(100);
@@ -256,6 +256,20 @@ describe('attrib HTTP API', () => {
     await expectError(await post(open, '/matrices/import/stix', padded(8 * 1024 * 1024 + 16, 2)), 413, 'payload_too_large');
   });
 
+  it('1 MB is 1,000,000 bytes, as the spec reads MB beside MiB: a body of exactly 1,000,000 bytes is read, one byte more is 413', async () => {
+    // 'é' is two bytes of UTF-8 and one character, so the text stays under 500,000 characters while the body reaches 1 MB.
+    const body = (bytes: number) => {
+      const text = 'é'.repeat(499_994) + 'a'.repeat(bytes - 11 - 2 * 499_994);
+      const raw = JSON.stringify({ text });
+      expect(Buffer.byteLength(raw)).toBe(bytes);
+      return raw;
+    };
+    expect((await post(open, '/extract', body(1_000_000))).status).toBe(200);
+    const over = await post(open, '/extract', body(1_000_001));
+    expect(over.status).toBe(413);
+    expect(((await over.json()) as { error: { message: string } }).error.message).toBe('request body is too large');
+  });
+
   it('refuses a body over 1 MB with 413', async () => {
     const big = { ...inline, title: 'x', evidence: [{ id: 'E1', summary: 'y'.repeat(900), source: 'z'.repeat(1_100_000) }] };
     const res = await post(open, '/ach', big);
@@ -343,7 +357,7 @@ describe('TAXII 2.1', () => {
     expect(discovery.default).toMatch(/\/taxii2\/api\/$/);
     const root = (await (await taxii('/api/')).json()) as { versions: string[]; max_content_length: number };
     expect(root.versions).toEqual([TAXII]);
-    expect(root.max_content_length).toBe(1048576);
+    expect(root.max_content_length).toBe(1_000_000);
     const cols = (await (await taxii('/api/collections/')).json()) as { collections: { id: string; can_read: boolean; can_write: boolean; title: string }[] };
     expect(cols.collections.map((c) => c.title)).toEqual(['ACH assessments', 'Report extractions']);
     expect(cols.collections.every((c) => c.can_read && !c.can_write)).toBe(true);
