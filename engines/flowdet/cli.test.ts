@@ -64,6 +64,11 @@ describe('flowdet command line', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('invalid 0');
     for (const f of ['report.json', 'report.md', 'model.json', 'model.json.sha256', 'figures/roc.svg', 'figures/robustness.svg']) expect(existsSync(path.join(out, f)), f).toBe(true);
+    // The column headers read as words: `@1` would be a GitHub mention where the report is pasted.
+    const md = readFileSync(path.join(out, 'report.md'), 'utf8');
+    expect(md).toContain('| precision at 1 % | precision at 0.1 % |');
+    expect(md).toContain('| detection at eps 0.25 | at eps 0.5 | at eps 1 | robust accuracy at eps 1 |');
+    expect(md).not.toMatch(/@[A-Za-z0-9]/);
     const damaged = path.join(dir, 'damaged.json');
     writeFileSync(damaged, readFileSync(path.join(out, 'model.json'), 'utf8').replace('"threshold":0.5', '"threshold":0.1'));
     const refused = await main(['serve', '--model', damaged, '--port', '0']);

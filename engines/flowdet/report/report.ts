@@ -49,14 +49,14 @@ export function reportMarkdown(r: StudyReport): string {
   L.push('', `Cleaning: ${d.cleaning.nonFinite} Infinity/NaN cells, ${d.cleaning.negative} negative cells, ${d.cleaning.blank} blanks, ${d.cleaning.unreadable} unreadable; ${d.skipped_lines} lines skipped.`);
   const sm = r.served_model;
   L.push('', '## Served model', '', `What \`--save-model\` saves and \`flowdet serve\` scores with: the ${sm.hardened ? 'hardened ' : ''}${sm.members.join(' + ')} ensemble trained on ${mdText(sm.trained_on)} (${sm.training_rows} rows; derived features ${sm.derived_features}). Clean test metrics measured by scoring the ${sm.split} test split (${sm.test.n} flows) through the saved bundle: accuracy ${f3(sm.test.accuracy)}, precision ${f3(sm.test.precision)}, recall ${f3(sm.test.recall)}, F1 ${f3(sm.test.f1)}, FPR ${f3(sm.test.fpr)}, ROC-AUC ${f3(sm.test.roc_auc)}.`);
-  L.push('', '## Detectors (test split, threshold 0.5)', '', '| detector | accuracy | precision | recall | F1 | FPR | ROC-AUC | PR-AUC | precision @1 % | precision @0.1 % | train s |', '|---|---|---|---|---|---|---|---|---|---|---|');
+  L.push('', '## Detectors (test split, threshold 0.5)', '', '| detector | accuracy | precision | recall | F1 | FPR | ROC-AUC | PR-AUC | precision at 1 % | precision at 0.1 % | train s |', '|---|---|---|---|---|---|---|---|---|---|---|');
   for (const x of r.detectors) {
     const m = x.test;
     L.push(`| ${x.name} | ${f3(m.accuracy)} | ${f3(m.precision)} | ${f3(m.recall)} | ${f3(m.f1)} | ${f3(m.fpr)} | ${f3(m.roc_auc)} | ${f3(m.pr_auc)} | ${f3(m.precision_at_1pct)} | ${f3(m.precision_at_0_1pct)} | ${x.train_seconds.toFixed(1)} |`);
   }
   L.push('', '![ROC](figures/roc.svg) ![PR](figures/pr.svg)');
   L.push('', '## Constrained evasion', '', 'Adaptive attack (gradient on differentiable detectors, else transfer from the MLP surrogate; then 100 batched black-box queries), L-inf budget eps in standardised log-feature space, every returned flow projected and checked with isValid.', '');
-  L.push('| target | attack | detection @0.25 | @0.5 | @1 | robust accuracy @1 | robustness area |', '|---|---|---|---|---|---|---|');
+  L.push('| target | attack | detection at eps 0.25 | at eps 0.5 | at eps 1 | robust accuracy at eps 1 | robustness area |', '|---|---|---|---|---|---|---|');
   const rows = [...r.attacks, ...(r.hardening ? [r.hardening.baseline, r.hardening.hardened] : [])];
   for (const a of rows) {
     const at = (e: number): number | undefined => a.robust.find((x) => x.eps === e)?.detection_rate;
