@@ -246,6 +246,38 @@ describe('conventions', () => {
     expect((await fetch(`${s.url}/docs/`)).status).toBe(200);
     expect((await fetch(`${s.url}/redoc`)).status).toBe(200);
   });
+
+  it('/openapi.json documents the statuses the spec names for a route, and the ones the docs page chose', async () => {
+    type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const doc = await json<Doc>(await fetch(`${s.url}/openapi.json`));
+    const statuses = (method: string, p: string) => Object.keys(doc.paths[`/api/v1${p}`]?.[method]?.responses ?? {});
+    const expected: [string, string, string[]][] = [
+      ['post', '/scans', ['404', '413', '415']],
+      ['get', '/packages/{ecosystem}/{name}', ['404']],
+      ['post', '/projects', ['409']],
+      ['post', '/projects/{id}/scans', ['413']],
+      ['post', '/monitoring/packages', ['409']],
+      ['patch', '/users/{id}', ['409']],
+      ['post', '/auth/login', ['401']],
+      ['post', '/auth/refresh', ['401']],
+      ['post', '/auth/register', ['409']],
+      ['post', '/diffs', ['404']],
+      ['post', '/containers/scans', ['400', '413', '415', '429']],
+      ['post', '/policies/exceptions/{id}/approve', ['403', '409']],
+      ['post', '/policies/exceptions/{id}/revoke', ['409']],
+      ['get', '/policies/active', ['404']],
+    ];
+    for (const [method, p, want] of expected) expect(statuses(method, p), `${method} ${p}`).toEqual(expect.arrayContaining(want));
+    // /metrics is open without METRICS_TOKEN, so its 401 is documented only where one is configured.
+    expect(statuses('get', '/metrics')).not.toContain('401');
+    const t = await startServer({ metricsToken: 'metrics-secret-token' });
+    try {
+      const locked = await json<Doc>(await fetch(`${t.url}/openapi.json`));
+      expect(Object.keys(locked.paths['/api/v1/metrics']?.['get']?.responses ?? {})).toContain('401');
+    } finally {
+      await t.close();
+    }
+  });
 });
 
 describe('mounted under a prefix, as the gateway does', () => {

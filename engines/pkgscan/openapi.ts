@@ -60,6 +60,12 @@ export function openApiDocument(routes: readonly RouteDef[], config: PkgscanConf
       if (def.access !== 'authenticated') responses['403'] = err('the role lacks the permission');
     }
     if (def.path.includes(':')) responses['404'] = err('no such resource');
+    if (def.access === 'metrics' && config.metricsToken !== undefined) responses['401'] = err('no or wrong METRICS_TOKEN bearer');
+    if (def.body) {
+      responses['413'] = err('body over the JSON body limit');
+      responses['415'] = err('body not application/json');
+    }
+    for (const [status, description] of Object.entries(def.errors ?? {})) responses[status] = err(description);
     const op: JsonObject = {
       summary: def.summary,
       tags: [def.tag],

@@ -65,6 +65,7 @@ export function authRoutes(p: Platform): RouteDef[] {
       method: 'post',
       path: '/auth/login',
       access: 'public',
+      errors: { 401: 'unknown account, wrong password or deactivated account (one answer for all three)' },
       tag: 'auth',
       summary: 'Log in with e-mail and password: an access token in the body, the refresh token in an httpOnly cookie',
       body: loginSchema,
@@ -92,6 +93,7 @@ export function authRoutes(p: Platform): RouteDef[] {
     {
       method: 'post',
       path: '/auth/refresh',
+      errors: { 401: 'no refresh cookie, or a refresh token that is unknown, expired, revoked or already used' },
       access: 'refresh_cookie',
       tag: 'auth',
       summary: 'Rotate the refresh token (cookie); a reused token revokes every refresh token of its user',
@@ -134,6 +136,7 @@ export function authRoutes(p: Platform): RouteDef[] {
     {
       method: 'post',
       path: '/auth/register',
+      errors: { 409: 'a user with this e-mail address exists' },
       access: 'user:manage',
       tag: 'auth',
       status: 201,

@@ -59,6 +59,12 @@ export function containerRoutes(p: Platform): RouteDef[] {
     {
       method: 'post',
       path: '/containers/scans',
+      errors: {
+        400: 'the body is empty',
+        413: 'the body is over MAX_IMAGE_UPLOAD_BYTES (256 MiB)',
+        415: 'the body is not application/octet-stream',
+        429: 'a container scan is already running (they run one at a time); Retry-After says when to retry',
+      },
       access: 'container:scan',
       tag: 'containers',
       summary:

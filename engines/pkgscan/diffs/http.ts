@@ -29,6 +29,7 @@ export function diffRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
     {
       method: 'post',
       path: '/diffs',
+      errors: { 404: 'no configured package source holds one of the two releases' },
       access: 'diff:create',
       tag: 'diffs',
       summary:

@@ -39,6 +39,7 @@ export function monitoringRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
     {
       method: 'post',
       path: '/monitoring/packages',
+      errors: { 409: 'this package is watched already' },
       access: 'monitor:write',
       tag: 'monitoring',
       summary: `Watch a package (\`ecosystem\` npm or pypi, default npm; poll_interval_seconds 300..604800, default 3600); 201; 409 when it is watched already. The first check (due at once) takes the baseline`,

@@ -93,6 +93,7 @@ export function policyRoutes(p: Platform): RouteDef[] {
       method: 'get',
       path: '/policies/active',
       access: 'policy:read',
+      errors: { 404: 'no active policy for this environment' },
       tag: 'policies',
       summary: 'The active policy of an environment (default: the configured default environment); 404 when none',
       query: activeQuery,
@@ -156,6 +157,7 @@ function moveRoute(p: Platform, move: ExceptionMove, summary: string): RouteDef 
   return {
     method: 'post',
     path: `/policies/exceptions/:id/${move}`,
+    errors: move === 'approve' ? { 403: 'the requester may not approve their own request', 409: 'the exception is not pending' } : { 409: `the exception's status does not allow ${move}` },
     access: 'exception:approve',
     tag: 'exceptions',
     summary,

@@ -42,6 +42,7 @@ export function projectRoutes(p: Platform): RouteDef[] {
     {
       method: 'post',
       path: '/projects',
+      errors: { 409: 'a project with this name exists' },
       access: 'project:write',
       tag: 'projects',
       summary: 'Create a project (name unique without regard to case; 409 when taken)',
@@ -74,6 +75,7 @@ export function projectRoutes(p: Platform): RouteDef[] {
     {
       method: 'post',
       path: '/projects/:id/scans',
+      errors: { 413: 'more than 50 files, a file over 1,000,000 bytes, more than 5,000,000 bytes in all, or a body over 12 MiB' },
       access: 'project:write',
       tag: 'projects',
       summary:

@@ -32,6 +32,11 @@ export interface RouteDef {
   readonly bodyLimit?: number;
   /** Success status (default 200). */
   readonly status?: number;
+  /**
+   * Statuses the route answers beyond the ones every route of its kind documents (400, 422, 429; 401 and 403 when
+   * secured; 404 with a path parameter; 413 and 415 with a JSON body), each with what it means, for the OpenAPI document.
+   */
+  readonly errors?: Readonly<Record<number, string>>;
   readonly handler: (req: Request, res: Response, caller: StoredUser | undefined) => Promise<void> | void;
 }
 

@@ -56,6 +56,7 @@ export function scanRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
     {
       method: 'post',
       path: '/scans',
+      errors: { 404: 'no configured package source holds that release (never a verdict for another release)' },
       access: 'scan:create',
       tag: 'scans',
       summary: 'Scan a package release from the configured sources and return the verdict (404 when no source holds that version)',

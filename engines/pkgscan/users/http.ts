@@ -34,6 +34,7 @@ export function userRoutes(p: Platform): RouteDef[] {
       method: 'patch',
       path: '/users/:id',
       access: 'user:manage',
+      errors: { 409: 'the change would remove the last active admin; nothing is changed' },
       tag: 'users',
       summary: 'Change role or active flag; deactivating revokes every refresh token; removing the last active admin is 409',
       body: userPatchSchema,
