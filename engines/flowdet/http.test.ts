@@ -91,13 +91,20 @@ describe('flowdet HTTP API', () => {
     expect(body.results[1]!.explanation!.counterfactual).toBeNull();
   });
 
-  it('POST /score refuses a flow missing a base feature by name, or reads it as 0 and lists it when asked', async () => {
-    const refused = await post(server.url, '/score', { flows: [{ 'Flow Duration': 10 }] });
+  it('POST /score reads a missing feature as 0 and lists it (the spec\'s default); defaults: false refuses the flow by the feature\'s name', async () => {
+    const res = await post(server.url, '/score', { flows: [{ 'Flow Duration': 10 }] });
+    expect(res.status).toBe(200);
+    const ok = (await res.json()) as { columns: { defaulted: { feature: string; flows: number }[]; used: string[] }; warnings: string[]; results: { score: number }[] };
+    expect(ok.columns.used).toEqual(['Flow Duration']);
+    expect(ok.columns.defaulted).toContainEqual({ feature: 'Total Fwd Packets', flows: 1 });
+    expect(ok.warnings.join(' ')).toMatch(/read as 0/);
+    const asked = (await (await post(server.url, '/score', { defaults: true, flows: [{ 'Flow Duration': 10 }] })).json()) as typeof ok;
+    expect(asked.results[0]!.score).toBe(ok.results[0]!.score);
+    // An empty flow is every feature 0.
+    expect((await post(server.url, '/score', { flows: [{}] })).status).toBe(200);
+    const refused = await post(server.url, '/score', { defaults: false, flows: [{ 'Flow Duration': 10 }] });
     expect(refused.status).toBe(422);
     expect(await refused.text()).toMatch(/lacks the base feature \\?"Destination Port\\?"/);
-    const ok = (await (await post(server.url, '/score', { defaults: true, flows: [{ 'Flow Duration': 10 }] })).json()) as { columns: { defaulted: { feature: string }[]; used: string[] } };
-    expect(ok.columns.used).toEqual(['Flow Duration']);
-    expect(ok.columns.defaulted.map((d) => d.feature)).toContain('Total Fwd Packets');
   });
 
   it('flowdet serve only scores: no study route, nothing writes the served model', async () => {

@@ -37,7 +37,7 @@ export function openApiDocument(): JsonObject {
             '400': errorResponse('malformed JSON'),
             '413': errorResponse('body too large'),
             '415': errorResponse('body is not application/json'),
-            '422': errorResponse('invalid request, or a flow lacking a base feature the model needs (named; send defaults: true to read it as 0): field paths, never values'),
+            '422': errorResponse('invalid request, or with defaults false a flow lacking a base feature the model needs (named): field paths, never values'),
             '503': errorResponse('no usable model bundle'),
           },
         },

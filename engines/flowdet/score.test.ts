@@ -1,5 +1,5 @@
-// Scoring real rows: derived columns recomputed (sent or not, the same verdicts), missing base features refused by
-// name or defaulted and listed, every spelling of a column read, the answer naming its model and counting verdicts,
+// Scoring real rows: derived columns recomputed (sent or not, the same verdicts), missing base features read as 0
+// and listed (or refused by name with defaults false), every spelling of a column read, the answer naming its model and counting verdicts,
 // and the served model scoring the test rows exactly as the report states.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -77,7 +77,7 @@ describe.skipIf(!hasCorpora())('scoring real flows (corpus samples)', () => {
     }, 120_000);
   }
 
-  it('names the model, counts verdicts, lists columns; refuses a missing base feature by name unless defaults are asked for', async () => {
+  it('names the model, counts verdicts, lists columns; reads a missing base feature as 0 and lists it, or refuses it by name with defaults false', async () => {
     const { bundle, loaded } = await trained(UNSW_P1);
     const { rows } = csvFlows(corpusPath(...UNSW_P1));
     const flows = rows.slice(0, 50);
@@ -93,10 +93,11 @@ describe.skipIf(!hasCorpora())('scoring real flows (corpus samples)', () => {
     expect(r.columns.ignored).toContain('label');
     expect(r.columns.recomputed).toEqual(['rate', 'sload', 'dload', 'tcprtt', 'smean', 'dmean']);
     const missing = flows.map(({ Spkts: _drop, ...rest }) => rest);
-    expect(() => score(bundle, missing)).toThrow(/lacks the base feature "spkts"/);
-    const d = score(bundle, missing, { defaults: true });
+    expect(() => score(bundle, missing, { defaults: false })).toThrow(/lacks the base feature "spkts"/);
+    const d = score(bundle, missing);
     expect(d.columns.defaulted).toEqual([{ feature: 'spkts', flows: 50 }]);
     expect(d.warnings.join(' ')).toMatch(/read as 0/);
+    expect(score(bundle, missing, { defaults: true }).results).toEqual(d.results);
   }, 120_000);
 
   it('reads CICFlowMeter 4 / re-extraction spellings of the same columns as the original names', async () => {

@@ -26,10 +26,11 @@ const featureValue = z.union([z.number().refine(Number.isFinite, 'not a finite n
 export const scoreRequestSchema = z.strictObject({
   explain: z.boolean().default(false),
   /**
-   * Read a base feature the flow lacks as 0 (the spec's default) instead of refusing the flow; the answer then lists
-   * every defaulted feature. Off by default: a missing base feature usually means a column named another way.
+   * Read a base feature the flow lacks as 0 (the spec's contract: "missing features default to 0"); the answer lists
+   * every defaulted feature and warns. `false` refuses such a flow by the feature's name instead (a missing base
+   * feature often means a column named another way; the Flows workspace sends false unless asked).
    */
-  defaults: z.boolean().default(false),
+  defaults: z.boolean().default(true),
   flows: z.array(z.record(z.string().max(200), featureValue)).min(1).max(MAX_SCORE_FLOWS),
 });
 
@@ -48,7 +49,7 @@ export interface ColumnUse {
   readonly recomputed: readonly string[];
   /** Request names that are not features of the model's schema (labels, addresses, other datasets' columns). */
   readonly ignored: readonly string[];
-  /** Base features read as 0 because a flow lacked them (only with `defaults: true`), with how many flows lacked each. */
+  /** Base features read as 0 because a flow lacked them (`defaults`, on unless the request sets it false), with how many flows lacked each. */
   readonly defaulted: readonly { readonly feature: string; readonly flows: number }[];
   /** Base features the model was trained without (always 0 in its training data); sending them changes nothing. */
   readonly not_in_training: readonly string[];
@@ -75,10 +76,10 @@ export interface FlowMatrixResult {
 /**
  * Builds the raw flow matrix: names mapped onto the schema (every CICFlowMeter or UNSW-NB15 spelling), derived
  * features recomputed from the base ones, negative and non-finite base values read as 0 (as the loaders read
- * them), category names encoded. A flow lacking a base feature the model was trained with is refused with the
- * feature's name unless `defaults` is set; then the feature reads as 0 and is listed.
+ * them), category names encoded. A base feature the model was trained with that a flow lacks reads as 0 and is
+ * listed (`defaults`, the spec's default); with `defaults` false such a flow is refused with the feature's name.
  */
-export function flowMatrix(bundle: ModelBundle, flows: readonly Record<string, number | string | null>[], defaults = false): FlowMatrixResult {
+export function flowMatrix(bundle: ModelBundle, flows: readonly Record<string, number | string | null>[], defaults = true): FlowMatrixResult {
   const { schema } = bundle;
   const C = schema.features.length;
   const resolve = featureResolver(schema);
@@ -125,7 +126,7 @@ export function flowMatrix(bundle: ModelBundle, flows: readonly Record<string, n
       const f = schema.features[k]!;
       if (seen[k] || f.cls === 'derived' || absent.has(f.name)) continue;
       if (!defaults)
-        throw new VitrineError('validation_failed', `flow ${i} lacks the base feature "${f.name}" the model needs (send it, or set "defaults": true to read missing features as 0)`, {
+        throw new VitrineError('validation_failed', `flow ${i} lacks the base feature "${f.name}" the model needs (send it, or leave "defaults" on to read it as 0)`, {
           details: [{ path: `flows[${i}].${f.name}`, issue: 'missing base feature' }],
         });
       defaulted.set(f.name, (defaulted.get(f.name) ?? 0) + 1);
