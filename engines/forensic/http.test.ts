@@ -239,6 +239,60 @@ describe('forensic HTTP API', () => {
     await expectError(await fetch(url('/api/cases/00000000-0000-4000-8000-000000000000/search?q=host')), 404, 'not_found');
   });
 
+  it('every status a route answers is one /docs/openapi.json lists for that route (malformed JSON, other media types, oversized bodies, bad queries, unknown ids)', async () => {
+    const doc = (await (await fetch(url('/docs/openapi.json'))).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const done = caseDetailSchema.parse(await (await post('/api/cases/scenario/ransomware?wait=true', {})).json());
+    const id = done.id;
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const eventId = done.analysis!.events[0]!.eventId;
+    const big = `{"top": 1${' '.repeat(64 * 1024)}}`;
+    const send = (method: string, p: string, body?: string, type = 'application/json') => fetch(url(p), { method, ...(body !== undefined ? { headers: { 'content-type': type }, body } : {}) });
+    const cases: [string, string, () => Promise<Response>][] = [
+      ['post', '/api/cases/scenario/{name}', () => send('POST', '/api/cases/scenario/ransomware', '{"top":')],
+      ['post', '/api/cases/scenario/{name}', () => send('POST', '/api/cases/scenario/ransomware', '{}', 'text/plain')],
+      ['post', '/api/cases/scenario/{name}', () => send('POST', '/api/cases/scenario/ransomware', big)],
+      ['post', '/api/cases/scenario/{name}', () => send('POST', '/api/cases/scenario/ransomware?wait=maybe', '{}')],
+      ['post', '/api/cases/scenario/{name}', () => send('POST', '/api/cases/scenario/nope', '{}')],
+      ['post', '/api/cases/scenario/{name}', () => send('POST', '/api/cases/scenario/ransomware', '{"top":0}')],
+      ['post', '/api/cases/path', () => send('POST', '/api/cases/path', '{"paths":')],
+      ['post', '/api/cases/path', () => send('POST', '/api/cases/path', big)],
+      ['post', '/api/cases/path', () => send('POST', '/api/cases/path?wait=maybe', '{"paths":["ws01"]}')],
+      ['post', '/api/cases/path', () => send('POST', '/api/cases/path', '{"paths":["ws01"]}', 'text/plain')],
+      ['get', '/api/cases', () => send('GET', '/api/cases?limit=501')],
+      ['get', '/api/cases/{id}', () => send('GET', `/api/cases/${id}?events=some`)],
+      ['get', '/api/cases/{id}', () => send('GET', `/api/cases/${id}?events_limit=10001`)],
+      ['get', '/api/cases/{id}', () => send('GET', `/api/cases/${unknown}`)],
+      ['get', '/api/cases/{id}', () => send('GET', '/api/cases/nope')],
+      ['delete', '/api/cases/{id}', () => send('DELETE', `/api/cases/${id}`)],
+      ['delete', '/api/cases/{id}', () => send('DELETE', `/api/cases/${unknown}`)],
+      ['get', '/api/evidence', () => send('GET', '/api/evidence?path=..')],
+      ['get', '/api/evidence', () => send('GET', '/api/evidence?path=fails.json')],
+      ['get', '/api/cases/{id}/events/{eventId}', () => send('GET', `/api/cases/${id}/events/${eventId}`)],
+      ['get', '/api/cases/{id}/events/{eventId}', () => send('GET', `/api/cases/${id}/events/nope`)],
+      ['get', '/api/cases/{id}/events/{eventId}/raw', () => send('GET', `/api/cases/${id}/events/${eventId}/raw`)],
+      ['get', '/api/cases/{id}/annotations', () => send('GET', `/api/cases/${unknown}/annotations`)],
+      ['post', '/api/cases/{id}/annotations', () => send('POST', `/api/cases/${id}/annotations`, '{"eventId":')],
+      ['post', '/api/cases/{id}/annotations', () => send('POST', `/api/cases/${id}/annotations`, '{}', 'text/plain')],
+      ['post', '/api/cases/{id}/annotations', () => send('POST', `/api/cases/${id}/annotations`, `{"note":"${'x'.repeat(128 * 1024)}"}`)],
+      ['post', '/api/cases/{id}/annotations', () => send('POST', `/api/cases/${id}/annotations`, JSON.stringify({ eventId, tags: ['bad tag!'], note: '' }))],
+      ['get', '/api/cases/{id}/report.md', () => send('GET', `/api/cases/${unknown}/report.md`)],
+      ['get', '/api/cases/{id}/search', () => send('GET', `/api/cases/${id}/search?q=a`)],
+      ['get', '/api/cases/{id}/custody', () => send('GET', `/api/cases/${id}/custody?expect_count=x`)],
+    ];
+    const undocumented: string[] = [];
+    for (const [method, template, request] of cases) {
+      const res = await request();
+      await res.arrayBuffer();
+      const listed = Object.keys(doc.paths[template]?.[method]?.responses ?? {});
+      if (!listed.includes(String(res.status))) undocumented.push(`${method.toUpperCase()} ${template}: ${res.status} (lists ${listed.join(', ')})`);
+    }
+    expect(undocumented).toEqual([]);
+    // The wait values the route takes are the ones the document gives.
+    const waitParam = (doc.paths['/api/cases/scenario/{name}']?.['post'] as unknown as { parameters: { name: string; schema: { enum: string[] } }[] }).parameters.find((x) => x.name === 'wait');
+    for (const v of waitParam!.schema.enum) expect((await send('POST', `/api/cases/scenario/ransomware?wait=${v}`, '{}')).status, v).toBeLessThan(300);
+    expect(waitParam!.schema.enum).toEqual(expect.arrayContaining(['true', 'false', '1', '0']));
+  });
+
   it('/docs/openapi.json names every route', async () => {
     const doc = (await (await fetch(url('/docs/openapi.json'))).json()) as { paths: Record<string, unknown> };
     for (const p of ['/', '/api/health', '/api/scenarios', '/api/cases/scenario/{name}', '/api/cases/path', '/api/cases', '/api/cases/{id}', '/api/cases/{id}/report.md', '/api/cases/{id}/report.html', '/api/cases/{id}/cypher', '/api/cases/{id}/custody', '/api/cases/{id}/search'])

@@ -8,10 +8,16 @@ import { analysisViewSchema, annotationBodySchema, annotationsViewSchema, caseDe
 const { schemaOf, ref, json, errorResponse } = openApiKit('input');
 
 const caseId = { name: 'id', in: 'path', required: true, description: 'case id (a UUID from GET /api/cases)', schema: { type: 'string', format: 'uuid' } };
-const wait = { name: 'wait', in: 'query', required: false, description: 'true: answer when the analysis has finished (200, the case with its analysis) instead of at once (202)', schema: { type: 'string', enum: ['true', 'false'] } };
+const wait = { name: 'wait', in: 'query', required: false, description: 'true (or 1): answer when the analysis has finished (200, the case with its analysis) instead of at once (202); false (or 0, the default) answers at once', schema: { type: 'string', enum: ['true', 'false', '1', '0'] } };
 const notFound = errorResponse('no such case');
 const eventIdParam = { name: 'eventId', in: 'path', required: true, description: 'event id (16 hex characters)', schema: { type: 'string', pattern: '^[0-9a-f]{16,64}$' } };
 const notDone = errorResponse('the case has not finished (or failed): code conflict');
+/** What every route with a JSON body answers before reading it: not JSON, too large, another media type. */
+const jsonBodyErrors = {
+  '400': errorResponse('the body is not valid JSON, or a bad query: code bad_request'),
+  '413': errorResponse('the body is over 64 KiB: code payload_too_large'),
+  '415': errorResponse('the body is not application/json: code unsupported_media_type'),
+};
 const started = {
   '202': { description: 'the case, queued; header Location (relative) and X-Case-Id. Poll GET /api/cases/{id} (its `progress` while running).', content: json(ref('CaseSummary')) },
   '200': { description: 'with wait=true: the finished case', content: json(ref('CaseDetail')) },
@@ -37,7 +43,7 @@ export function openApiDocument(): JsonObject {
           summary: 'Analyse a synthetic scenario into a new case (runs as a worker job)',
           parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }, wait],
           requestBody: { required: false, content: json(ref('ScenarioBody')) },
-          responses: { ...started, '404': errorResponse('no such scenario'), '422': errorResponse('invalid body') },
+          responses: { ...started, ...jsonBodyErrors, '404': errorResponse('no such scenario'), '422': errorResponse('invalid body') },
         },
       },
       '/api/cases/path': {
@@ -46,7 +52,7 @@ export function openApiDocument(): JsonObject {
           description: 'Paths are relative to FORENSIC_EVIDENCE_ROOT; a path outside it (also through a symbolic link) is refused with 403 before anything is read, and no error names a path.',
           parameters: [wait],
           requestBody: { required: true, content: json(ref('PathBody')) },
-          responses: { ...started, '403': errorResponse('outside the evidence root, or no evidence root configured'), '404': errorResponse('a path does not exist'), '415': errorResponse('body is not JSON'), '422': errorResponse('invalid body') },
+          responses: { ...started, ...jsonBodyErrors, '403': errorResponse('outside the evidence root, or no evidence root configured'), '404': errorResponse('a path does not exist'), '422': errorResponse('invalid body') },
         },
       },
       '/api/cases': {
@@ -71,7 +77,7 @@ export function openApiDocument(): JsonObject {
             { name: 'graph', in: 'query', required: false, description: 'stories: the nodes and edges the stories refer to; all: every node and edge (default all with events=all, else stories)', schema: { type: 'string', enum: ['stories', 'all'] } },
             { name: 'attributes', in: 'query', required: false, description: "false: events without their attributes ({}), for a timeline", schema: { type: 'string', enum: ['true', 'false'], default: 'true' } },
           ],
-          responses: { '200': { description: 'the case; `analysis` is null until it is done', content: json(ref('CaseDetail')) }, '404': notFound },
+          responses: { '200': { description: 'the case; `analysis` is null until it is done', content: json(ref('CaseDetail')) }, '400': errorResponse('bad query'), '404': notFound },
         },
         delete: {
           summary: 'Removes a failed case (it holds no custody ledger); the removal is kept in an append-only record',
@@ -106,7 +112,7 @@ export function openApiDocument(): JsonObject {
           summary: "A new version of an event's tags and note (empty both clears it); every version is kept, hash-chained",
           parameters: [caseId],
           requestBody: { required: true, content: json(ref('AnnotationBody')) },
-          responses: { '201': { description: 'the new version', content: json(ref('EventAnnotation')) }, '404': errorResponse('no such case or event'), '409': errorResponse('the case is not done, or its annotation chain does not verify'), '422': errorResponse('a bad tag or note') },
+          responses: { '201': { description: 'the new version', content: json(ref('EventAnnotation')) }, ...jsonBodyErrors, '404': errorResponse('no such case or event'), '409': errorResponse('the case is not done, or its annotation chain does not verify'), '422': errorResponse('a bad tag or note') },
         },
       },
       '/api/cases/{id}/report.md': { get: { summary: 'Court-style report, Markdown', parameters: [caseId], responses: { '200': { description: 'Markdown', content: { 'text/markdown': { schema: { type: 'string' } } } }, '404': notFound, '409': notDone } } },
