@@ -356,7 +356,7 @@ describe('with --enable-docs', () => {
 });
 
 describe('configuration', () => {
-  it('a model that cannot be loaded makes /health answer 503 without naming the file', async () => {
+  it('a model that cannot be loaded makes /health, /api/model and /api/analyze answer 503 without naming the file, as /openapi.json says', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'petriage-http-'));
     const file = path.join(dir, 'model.json');
     writeFileSync(file, '{"format": "something else"}');
@@ -367,6 +367,13 @@ describe('configuration', () => {
       const text = await res.text();
       expect(text).not.toContain(dir);
       expect(JSON.parse(text)).toMatchObject({ error: { code: 'unavailable' } });
+      const doc = (await (await fetch(`${s.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+      for (const [method, route, init] of [['get', '/api/model', {}], ['post', '/api/analyze', { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: Buffer.from('MZ') }]] as const) {
+        const r = await fetch(`${s.url}${route}`, init);
+        expect(r.status, route).toBe(503);
+        expect(await r.text()).not.toContain(dir);
+        expect(Object.keys(doc.paths[route]![method]!.responses), route).toContain('503');
+      }
     } finally {
       await s.close();
       rmSync(dir, { recursive: true, force: true });

@@ -49,6 +49,7 @@ export function openApiDocument(): JsonObject {
             '413': errorResponse('body over the upload limit'),
             '415': errorResponse('body is not application/octet-stream'),
             '422': errorResponse('the bytes are not a parseable PE file (code parse_error)'),
+            '503': errorResponse('the model cannot be loaded (code unavailable; answered before the body is read)'),
           },
         },
       },
