@@ -73,7 +73,7 @@ export function AttributionView({ client, base, text, onText, useClassifier }: A
         <div className="ach__attr-fields">
           <label>
             Activity from{' '}
-            <input value={from} onChange={(e) => setFrom(e.target.value)} placeholder="2021 or 2021-03" size={10} aria-label="Period from" data-testid="period-from" />
+            <input value={from} onChange={(e) => setFrom(e.target.value)} placeholder="2021 or 2021-03" size={12} aria-label="Period from" data-testid="period-from" />
           </label>
           <label>
             to <input value={to} onChange={(e) => setTo(e.target.value)} placeholder="(optional)" size={10} aria-label="Period to" data-testid="period-to" />

@@ -50,34 +50,36 @@ export function AuditTab({ api }: { api: PkgscanApi }) {
         </div>
       )}
       {entries.error && <ErrorNote error={entries.error} />}
-      <table className="packages__table">
-        <thead>
-          <tr>
-            <th>Seq</th>
-            <th>Time</th>
-            <th>Action</th>
-            <th>Actor</th>
-            <th>Request id</th>
-            <th>Chain hash</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(entries.data?.items ?? []).map((e) => (
-            <tr key={e.seq} data-testid="audit-row">
-              <td className="num">{e.seq}</td>
-              <td className="muted when">{when(e.at)}</td>
-              <td>
-                <code>{e.action}</code>
-              </td>
-              <td title={e.actor}>{actorName(e.actor, emails)}</td>
-              <td className="muted">{e.request_id ?? ''}</td>
-              <td>
-                <code title={e.chain_hash}>{e.chain_hash.slice(0, 16)}…</code>
-              </td>
+      <div className="packages__table-box">
+        <table className="packages__table">
+          <thead>
+            <tr>
+              <th>Seq</th>
+              <th>Time</th>
+              <th>Action</th>
+              <th>Actor</th>
+              <th>Request id</th>
+              <th>Chain hash</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {(entries.data?.items ?? []).map((e) => (
+              <tr key={e.seq} data-testid="audit-row">
+                <td className="num">{e.seq}</td>
+                <td className="muted when">{when(e.at)}</td>
+                <td>
+                  <code>{e.action}</code>
+                </td>
+                <td title={e.actor}>{actorName(e.actor, emails)}</td>
+                <td className="muted">{e.request_id ?? ''}</td>
+                <td>
+                  <code title={e.chain_hash}>{e.chain_hash.slice(0, 16)}…</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <div className="packages__pager">
         <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
           Newer

@@ -205,7 +205,7 @@ function Uploader({ api, projectId, onScan }: { api: PkgscanApi; projectId: stri
         <button type="button" onClick={() => folderInput.current?.click()}>
           Choose a folder…
         </button>
-        <input aria-label="Environment" placeholder="environment (policy default)" value={environment} onChange={(e) => setEnvironment(e.target.value)} maxLength={64} />
+        <input aria-label="Environment" placeholder="environment (policy default)" size={30} value={environment} onChange={(e) => setEnvironment(e.target.value)} maxLength={64} />
         <button type="button" className="primary" disabled={busy || !picked || picked.send.length === 0} onClick={() => void scan()}>
           {busy ? 'Scanning…' : `Scan ${counted(picked?.send.length ?? 0, 'file')}`}
         </button>
