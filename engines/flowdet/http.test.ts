@@ -9,7 +9,7 @@ import { bundleText } from './bundle.js';
 import { loadData } from './data/datasets.js';
 import { syntheticCsv, syntheticFlows } from './data/synthetic.js';
 import { scoreEnsemble } from './detectors/models.js';
-import { createRouter, createStandaloneApp, defaultResourcesDir } from './http.js';
+import { createRouter, createStandaloneApp, defaultResourcesDir, MAX_STUDY_CSV_BYTES } from './http.js';
 import { flowdetService } from './service.js';
 import { studyOnData, studySizes } from './studies/run.js';
 
@@ -179,6 +179,32 @@ describe('flowdet HTTP API', () => {
 });
 
 describe('flowdet documentation', () => {
+  it('every status the study routes answer is one the OpenAPI document lists for them', async () => {
+    const doc = (await (await fetch(`${server.url}/docs/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const listed = (route: string, method: string): string[] => Object.keys(doc.paths[route]?.[method]?.responses ?? {});
+    // No data folder: an uploaded CSV has nowhere to go.
+    const noFolder = await listen(createServiceApp(createRouter(standaloneContext(flowdetService, {}, defaultResourcesDir), { modelPath: path.join(dir, 'none.json') })), { port: 0 });
+    try {
+      const answers: [string, string, Response][] = [
+        ['/studies', 'post', await post(mounted.url, '/studies', '{"kind":')],
+        ['/studies', 'post', await post(mounted.url, '/studies', '{}', 'text/plain')],
+        ['/studies', 'post', await post(mounted.url, '/studies', { kind: 'run', data: 'csv', csv: 'x'.repeat(MAX_STUDY_CSV_BYTES + 64 * 1024) })],
+        ['/studies', 'post', await post(mounted.url, '/studies', { kind: 'run', data: 'nope' })],
+        ['/studies', 'post', await post(noFolder.url, '/studies', { kind: 'run', data: 'csv', csv: 'a,b\n1,2\n' })],
+        ['/studies/{id}', 'get', await fetch(`${mounted.url}/studies/nope`)],
+        ['/studies/{id}', 'delete', await fetch(`${mounted.url}/studies/nope`, { method: 'DELETE' })],
+        ['/schema', 'get', await fetch(`${mounted.url}/schema?dataset=nope`)],
+        ['/score', 'post', await post(server.url, '/score', '{"flows":')],
+      ];
+      const undocumented = answers.filter(([route, method, res]) => !listed(route, method).includes(String(res.status))).map(([route, method, res]) => `${method.toUpperCase()} ${route}: ${res.status}`);
+      expect(answers.map(([, , res]) => res.status)).toEqual([400, 415, 413, 422, 503, 404, 404, 400, 400]);
+      expect(undocumented).toEqual([]);
+    } finally {
+      await noFolder.close();
+    }
+  });
+
+
   it('serves the OpenAPI document with the score request schema', async () => {
     const res = await fetch(`${server.url}/docs/openapi.json`);
     expect(res.status).toBe(200);

@@ -48,7 +48,15 @@ export function openApiDocument(): JsonObject {
         post: {
           summary: 'Start a study (run, seeds or steal) on a named dataset or an uploaded CSV (data "csv", csv, csv_name) as a job (mounted by the gateway only)',
           requestBody: { required: true, content: json({ type: 'object' }) },
-          responses: { '202': object('the study with its id'), '409': errorResponse('two studies already running'), '422': errorResponse('invalid request') },
+          responses: {
+            '202': object('the study with its id'),
+            '400': errorResponse('malformed JSON'),
+            '409': errorResponse('two studies already running'),
+            '413': errorResponse('body too large (the CSV text at most 32 MiB)'),
+            '415': errorResponse('body is not application/json'),
+            '422': errorResponse('invalid request'),
+            '503': errorResponse('data "csv" on a service without a data folder to keep the upload in'),
+          },
         },
       },
       '/studies/{id}': {
