@@ -81,6 +81,10 @@ describe.skipIf(!RUNS)(`Lineage workspace in Chromium${REGISTERED ? '' : ' (skip
     expect(Number(await graphData(page, 'highlighted'))).toBe(2);
     expect(Number(await graphData(page, 'reached'))).toBeGreaterThan(3);
     expect(Number(await graphData(page, 'nodes'))).toBe(22);
+    // Every drawn node is on the path, reached or dimmed; the column titles (commit, dependency ...) are none of them.
+    expect(Number(await graphData(page, 'highlighted')) + Number(await graphData(page, 'reached')) + Number(await graphData(page, 'dimmed'))).toBe(22);
+    // The commit's time is written as every time in the app is (UTC, the zone said), not as the raw ISO text.
+    expect(storyText).toMatch(/when\s+2024-05-01 12:00:00 UTC/);
 
     // The PR comment preview: the heading and the reason, as text.
     const comment = page.getByTestId('pr-comment');

@@ -2,6 +2,7 @@
 import { useStore } from 'zustand';
 import type { GraphNode } from '../../../../engines/core/contracts/provgate';
 import { ErrorNote } from '../../components/ErrorNote';
+import { utcTime } from '../../components/time';
 import { attrRows, plural } from './model';
 import type { LineageStore } from './store';
 
@@ -86,7 +87,7 @@ export function FocusPanel({ store }: { readonly store: LineageStore }) {
                 ['commit', s.introducedBy ? s.introducedBy.sha : 'no commit event names it'],
                 ['PR', s.introducedBy?.pr === null || s.introducedBy?.pr === undefined ? null : `#${s.introducedBy.pr}`],
                 ['author', s.introducedBy?.author],
-                ['when', s.introducedBy?.timestamp],
+                ['when', utcTime(s.introducedBy?.timestamp)],
                 ['subject', s.introducedBy?.subject],
                 ['builds', s.builds.join(', ')],
                 ['images', s.blastRadius.images.join(', ')],

@@ -139,7 +139,7 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
       const strong = new Set(highlight.kind === 'path' ? highlight.pathIds : highlight.layerIds);
       const soft = highlight.kind === 'path' ? highlight.downstream : highlight.reached;
       const keys = highlight.kind === 'path' ? pathEdgeKeys(highlight.pathIds) : new Set<string>();
-      cy.nodes(':not(.column-title)').forEach((n) => {
+      cy.nodes().not('.column-title').forEach((n) => {
         if (strong.has(n.id())) {
           n.addClass(highlight.kind === 'path' ? 'on-path' : 'origin');
           marked++;
@@ -165,6 +165,7 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
     el.dataset['highlighted'] = String(marked);
     el.dataset['reached'] = String(highlight === null || highlight.kind === 'node' ? 0 : cy.nodes('.reached').length);
     el.dataset['highlight'] = highlight?.kind ?? 'none';
+    el.dataset['dimmed'] = String(cy.nodes('.dim').length);
   }, [cy, highlight, drawn, positions, severity, theme, height]);
   const { labelPx, hover } = useGraphReadout(cy, box, LINEAGE_FONT_SIZE, nodeName);
 
