@@ -348,4 +348,16 @@ describe.skipIf(!browserSuiteRuns())('Replay workspace in Chromium', () => {
     await expect.poll(() => problemsBox.locator('.error-note__meta code.selectable').innerText(), { timeout: 30_000 }).not.toBe(firstId);
     expect(await problemsBox.innerText()).toContain('Not a pcap or pcapng capture');
   }, 60_000);
+
+  it('a link to a story that is not stored shows why on the Story tab, even from another tab', async () => {
+    const page = await open('light');
+    await page.getByTestId('tab-alerts').click();
+    expect(await page.getByTestId('tab-alerts').getAttribute('aria-selected')).toBe('true');
+    await page.evaluate(`location.hash = '#/replay/story/no-such-story'`);
+    const note = page.getByText('The story could not be opened');
+    await note.waitFor({ timeout: 30_000 });
+    expect(await note.isVisible()).toBe(true);
+    expect(await page.getByTestId('tab-story').getAttribute('aria-selected')).toBe('true');
+    expect(session.errors(page, /status of 404/)).toEqual([]);
+  }, 60_000);
 });

@@ -106,7 +106,9 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
         setAnalysisId(s.analysis_id);
         setTab('story');
       } catch (err) {
+        // Shown where the story would be: a link to a story that is gone says so on the Story tab, not behind another tab.
         setStoryError(asApiError(err));
+        setTab('story');
       }
     },
     [client, base],
