@@ -61,6 +61,17 @@ describe.skipIf(!browserSuiteRuns())('Console workspace in Chromium', () => {
     await page.keyboard.press('Control+U');
   });
 
+  it('lets the keyboard out: Shift+Tab leaves the terminal for the buttons above it, Tab goes back in', async () => {
+    await page.getByTestId('console-terminal').click();
+    const inTerminal = `document.activeElement?.classList.contains('xterm-helper-textarea') === true`;
+    expect(await page.evaluate(inTerminal)).toBe(true);
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(inTerminal)).toBe(false);
+    expect(await page.evaluate(`document.activeElement?.tagName`)).toBe('BUTTON');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(inTerminal)).toBe(true);
+  });
+
   it('pastes from the clipboard into the prompt without running it', async () => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.evaluate(`navigator.clipboard.writeText('forensic --version\\n')`);

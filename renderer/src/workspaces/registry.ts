@@ -220,6 +220,7 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
     keys: {
       keys: [
         { keys: 'Tab', does: 'Complete the command or option' },
+        { keys: 'Shift+Tab', does: 'Leave the terminal for the buttons above it' },
         { keys: '↑ / ↓', does: 'Previous / next command of the history' },
         { keys: 'Ctrl+C', does: 'Cancel the running command (with text selected: copy it)' },
         { keys: 'Ctrl+Shift+C / Ctrl+V', does: 'Copy the selection / paste' },

@@ -82,6 +82,8 @@ export default function ConsoleWorkspace({ client }: WorkspaceProps) {
       }
       // Let the browser paste (xterm reads the paste event); never send ^V.
       if (e.ctrlKey && key === 'v') return false;
+      // Shift+Tab leaves the terminal for the controls before it (Tab stays completion), so the keyboard is never held here.
+      if (e.key === 'Tab' && e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey) return false;
       // Alt/Ctrl+digit switch workspace (the shell's shortcut), not input.
       if ((e.altKey || e.ctrlKey) && /^Digit[1-9]$/.test(e.code)) return false;
       return true;
