@@ -12,6 +12,7 @@ import { main } from './cli.js';
 import { exportCustody } from './custody.js';
 import { loadLedger } from './custody-store.js';
 import { VERSION } from './index.js';
+import { REPORT_FORMATS } from './report/index.js';
 import { INGEST_JOB, jobs } from './jobs.js';
 
 const examples = path.join(REPO_ROOT, 'resources', 'forensic', 'examples');
@@ -47,6 +48,13 @@ describe('forensic command line', () => {
     const help = await main(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('forensic analyze PATH');
+    // The usage line offers every format analyze takes, and each one it offers is taken.
+    const offered = /\[--format ([a-z|]+)\]/.exec(help.stdout)?.[1]?.split('|') ?? [];
+    expect(offered).toEqual([...REPORT_FORMATS, 'summary']);
+    // Exit codes as the command behaves: a missing artefact is a failed artefact (1, the others still analysed);
+    // a missing ledger, rules folder, placeholders file or evidence root is 2.
+    expect(help.stdout).toMatch(/1 an artefact failed \(missing, unreadable or not a format;/);
+    expect(help.stdout).toMatch(/2 invalid arguments, a missing ledger file, rules folder,\s+placeholders file or evidence root/);
     expect((await main([])).code).toBe(2);
     expect((await main(['--bogus'])).code).toBe(2);
   });

@@ -33,11 +33,14 @@ export const DEFAULT_PORT = 8610;
 /** Scenario of `forensic demo` when --scenario is not given. */
 export const DEFAULT_SCENARIO = 'ransomware';
 
+/** What `analyze --format` takes: the report formats (the spec's four and the Navigator layer) and the ingest summary; the help's usage line lists the same. */
+const FORMATS = [...REPORT_FORMATS, 'summary'] as const;
+
 const HELP = `forensic ${VERSION}: forensic timeline (ingest with integrity hashing, custody ledger, provenance graph, causal rules, anti-forensics, ranked stories, reports)
 
 Usage:
   forensic analyze PATH [PATH ...] [--kind K] [--host H] [--year Y] [--utc-offset-hours N]
-                   [--format md|html|json|cypher|summary] [--out FILE] [--pdf FILE] [--top N] [--include-noisy]
+                   [--format ${FORMATS.join('|')}] [--out FILE] [--pdf FILE] [--top N] [--include-noisy]
                    [--rules DIR] [--placeholders FILE] [--min-level L] [--hunting] [--strict] [--no-sigma] [--ledger case.sqlite] [--case ID] [--evidence-root DIR]
       Loads each artefact (a file, or a Volatility 3 output folder), gives every event its integrity hash and
       id, records custody, builds the graph and the stories, and writes the report (default Markdown) to
@@ -75,9 +78,10 @@ Usage:
       Cases are kept in $VITRINE_HOME/vitrine.db when VITRINE_HOME is set, else in memory.
   forensic --version | --help
 
-Exit codes: 0 success; 1 an artefact failed or verification failed; 2 invalid arguments, a missing
-file, a ledger store that is not this case's, or with --strict a rule that cannot run (refused before
-any report is written).`;
+Exit codes: 0 success; 1 an artefact failed (missing, unreadable or not a format; the report is still
+written over the others) or verification failed; 2 invalid arguments, a missing ledger file, rules folder,
+placeholders file or evidence root, a ledger store that is not this case's, or with --strict a rule that
+cannot run (refused before any report is written).`;
 
 export type { CliResult } from '../core/cli.js';
 
@@ -189,8 +193,6 @@ interface ArtifactReport {
 /** Warnings listed per artefact in the printed summary (all are counted). */
 const WARNINGS_SHOWN = 20;
 
-/** Report formats of --format: the spec's four and the ingest summary. */
-const FORMATS = [...REPORT_FORMATS, 'summary'] as const;
 type Format = (typeof FORMATS)[number];
 
 interface ReportOptions {
