@@ -339,6 +339,24 @@ describe('attrib HTTP API', () => {
     expect((await fetch(`${open.url}/docs/openapi.json`)).status).toBe(200);
     expect((await fetch(`${locked.url}/docs/openapi.json`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
   });
+
+  it('/docs/openapi.json lists the token 401 on every operation but GET /health, 400 for malformed bodies, TAXII 406 and 404', async () => {
+    const doc = (await (await fetch(`${open.url}/docs/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    for (const [p, operations] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(operations)) {
+        const statuses = Object.keys(op.responses);
+        if (p === '/health') expect(statuses, p).not.toContain('401');
+        else expect(statuses, `${method} ${p}`).toContain('401');
+        if (p.startsWith('/taxii2/')) expect(statuses, `${method} ${p}`).toContain('406');
+        if (p.includes('{')) expect(statuses, `${method} ${p}`).toContain('404');
+      }
+    }
+    expect(Object.keys(doc.paths['/ach']?.['post']?.responses ?? {})).toContain('400');
+    // What the document says is what the locked server does.
+    expect((await fetch(`${locked.url}/scenarios`)).status).toBe(401);
+    expect((await fetch(`${open.url}/taxii2/api/collections/nope/manifest/`, { headers: { accept: TAXII } })).status).toBe(404);
+    expect((await fetch(`${open.url}/taxii2/api/`, { headers: { accept: 'application/json' } })).status).toBe(406);
+  });
 });
 
 describe('TAXII 2.1', () => {

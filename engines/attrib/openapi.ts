@@ -31,6 +31,23 @@ const achErrors = {
   '422': errorResponse('the scenario, the inline actors and evidence, or an override is malformed (details name the fields)'),
 };
 
+/**
+ * The statuses every operation can answer besides its own: 401 on all but GET /health while ATTR_API_TOKEN is set,
+ * 400 for malformed JSON on those with a body, 406 for a TAXII Accept that is not TAXII 2.1, 404 with a path parameter.
+ */
+function withCommonErrors(paths: Record<string, Record<string, JsonObject>>): Record<string, Record<string, JsonObject>> {
+  for (const [p, operations] of Object.entries(paths)) {
+    for (const op of Object.values(operations)) {
+      const responses = op['responses'] as Record<string, JsonObject>;
+      if (p !== '/health') responses['401'] ??= errorResponse('ATTR_API_TOKEN is set and the bearer token is missing or wrong (standalone server)');
+      if (op['requestBody'] !== undefined) responses['400'] ??= errorResponse('the body is not valid JSON');
+      if (p.startsWith('/taxii2/')) responses['406'] ??= errorResponse('the Accept header names no TAXII 2.1 media type');
+      if (p.includes('{')) responses['404'] ??= errorResponse('no such collection, object or item');
+    }
+  }
+  return paths;
+}
+
 /** The document; `servers` is relative (`..` from /docs/openapi.json), so it works wherever the router is mounted. */
 export function openApiDocument(): JsonObject {
   return {
@@ -41,7 +58,7 @@ export function openApiDocument(): JsonObject {
       description: `Analysis of competing hypotheses on bundled or inline scenarios with analyst overrides, STIX 2.1 output and a read-only TAXII 2.1 server. Standalone, ATTR_API_TOKEN makes every route but GET /health and the workbench page need \`Authorization: Bearer\` (401 otherwise). Report text is at most ${MAX_TEXT_CHARS} characters.`,
     },
     servers: [{ url: '..' }],
-    paths: {
+    paths: withCommonErrors({
       '/health': { get: { summary: 'Status, version, knowledge-base size, scenario count, limits (open without a token)', responses: { '200': { description: 'ok', content: json(ref('Health')) } } } },
       '/scenarios': { get: { summary: 'Bundled scenario names (or those of ATTR_FIXTURES)', responses: { '200': { description: 'the scenarios', content: json(ref('ScenarioList')) } } } },
       '/scenarios/{name}': {
@@ -161,7 +178,7 @@ export function openApiDocument(): JsonObject {
           },
         },
       },
-    },
+    }),
     components: {
       schemas: {
         Health: schemaOf(healthSchema),

@@ -127,6 +127,12 @@ describe('caseassess HTTP API', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(['/actors', '/assess', '/assessments', '/assessments/{id}', '/cases', '/cases/evidence', '/cases/import/stix', '/cases/{id}', '/health']);
     expect(Object.keys(doc.components.schemas['Case']?.properties ?? {})).toEqual(expect.arrayContaining(['case_id', 'techniques', 'software', 'indicators', 'sectors', 'regions', 'time_window']));
     expect(doc.components.schemas['Assessment']?.properties).toHaveProperty('leading');
+    // Every paged list answers 400 for a limit or offset out of range, and says so.
+    const responses = (p: string) => Object.keys((doc.paths[p] as { get: { responses: Record<string, unknown> } }).get.responses);
+    for (const p of ['/actors', '/assessments', '/cases']) {
+      expect(responses(p), p).toContain('400');
+      expect((await fetch(`${server.url}${p}?limit=501`)).status).toBe(400);
+    }
   });
 });
 

@@ -73,7 +73,7 @@ export function openApiDocument(): JsonObject {
         get: {
           summary: 'Stored assessments, newest first',
           parameters: pagingParameters,
-          responses: { '200': { description: 'a page of summaries', content: json(ref('AssessmentPage')) } },
+          responses: { '200': { description: 'a page of summaries', content: json(ref('AssessmentPage')) }, '400': errorResponse('limit or offset out of range') },
         },
       },
       '/assessments/{id}': {
@@ -84,7 +84,7 @@ export function openApiDocument(): JsonObject {
         },
       },
       '/cases': {
-        get: { summary: 'Stored cases, most recently changed first', parameters: pagingParameters, responses: { '200': { description: 'a page of stored case summaries', content: json({ type: 'object' }) } } },
+        get: { summary: 'Stored cases, most recently changed first', parameters: pagingParameters, responses: { '200': { description: 'a page of stored case summaries', content: json({ type: 'object' }) }, '400': errorResponse('limit or offset out of range') } },
         post: {
           summary: 'Store a case under its case_id; replacing a stored case that holds evidence this one lacks needs replace=true',
           parameters: [{ name: 'replace', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'] }, description: 'confirms dropping evidence items the stored case holds (the log records each with its value)' }],

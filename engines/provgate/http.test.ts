@@ -161,6 +161,12 @@ describe('provgate HTTP API', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual(['/healthz', '/v1/demo/{scenario}', '/v1/gate', '/v1/keys', '/v1/keys/generate', '/v1/keys/log', '/v1/keys/{keyid}/revoke', '/v1/runs', '/v1/runs/{run}', '/v1/runs/{run}/backtrack', '/v1/runs/{run}/blast', '/v1/runs/{run}/cypher', '/v1/runs/{run}/graph']);
     expect(Object.keys(doc.components.schemas['BuildPayload']?.properties ?? {})).toEqual(expect.arrayContaining(['buildId', 'commit', 'image', 'layers', 'packages']));
+    // Every paged list answers 400 for a limit or offset out of range, and says so.
+    const responses = (p: string) => Object.keys((doc.paths[p] as { get: { responses: Record<string, unknown> } }).get.responses);
+    for (const p of ['/v1/runs', '/v1/keys/log']) {
+      expect(responses(p), p).toContain('400');
+      expect((await fetch(`${server.url}${p}?limit=501`)).status).toBe(400);
+    }
   });
 
   it('unknown runs 404, bad queries 400, unknown routes 404', async () => {

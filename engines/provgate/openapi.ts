@@ -125,7 +125,7 @@ export function openApiDocument(): JsonObject {
             { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
             { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } },
           ],
-          responses: { '200': { description: '{items, total, verified}', content: json({ type: 'object' }) } },
+          responses: { '200': { description: '{items, total, verified}', content: json({ type: 'object' }) }, '400': errorResponse('limit or offset out of range') },
         },
       },
       '/v1/demo/{scenario}': {
@@ -142,7 +142,7 @@ export function openApiDocument(): JsonObject {
             { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
             { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } },
           ],
-          responses: { '200': { description: 'a page of runs', content: json({ type: 'object', properties: { items: { type: 'array', items: ref('RunListItem') }, total: int, limit: int, offset: int } }) } },
+          responses: { '200': { description: 'a page of runs', content: json({ type: 'object', properties: { items: { type: 'array', items: ref('RunListItem') }, total: int, limit: int, offset: int } }) }, '400': errorResponse('limit or offset out of range') },
         },
       },
       '/v1/runs/{run}': { get: { summary: 'One stored run without its graph', parameters: [runParameter], responses: { '200': { description: 'list item, decision and PR comment', content: json({ type: 'object' }) }, '404': errorResponse('no such run') } } },
