@@ -24,6 +24,20 @@ describe('flowdet command line', () => {
     expect(dup.code).toBe(2);
     expect(dup.stderr).toContain('distinct');
     expect((await main(['steal', '--data', 'synthetic', '--eps', 'a'])).code).toBe(2);
+    // Lists outside what the study takes are usage errors naming the option, before any work (not the job's payload).
+    for (const [args, option] of [
+      [['steal', '--data', 'synthetic', '--budgets', '1'], '--budgets'],
+      [['steal', '--data', 'synthetic', '--budgets', '10000001'], '--budgets'],
+      [['steal', '--data', 'synthetic', '--budgets', Array.from({ length: 21 }, (_, k) => k + 2).join(',')], '--budgets'],
+      [['steal', '--data', 'synthetic', '--eps', '100.5'], '--eps'],
+      [['seeds', '--data', 'synthetic', '--seeds', Array.from({ length: 101 }, (_, k) => k).join(','), '--out', dir], '--seeds'],
+    ] as const) {
+      const r = await main([...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(`flowdet: ${option}`);
+      expect(r.stderr).toContain('--help for usage');
+      expect(r.stderr).not.toContain('job payload');
+    }
     const absent = await main(['run', '--data', 'cicids2017', '--out', dir]);
     expect(absent.code).toBe(2);
     expect(absent.stderr).toContain('FLOWDET_DATA');

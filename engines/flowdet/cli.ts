@@ -66,11 +66,22 @@ function intArg(text: string | undefined, name: string, fallback: number, min = 
   return Number(text);
 }
 
-function listArg(text: string | undefined, name: string, integer: boolean): number[] | undefined {
+/** What each list option takes: the bounds of the study jobs' payloads (jobs.ts), checked here so a refusal names the option. */
+const LIST_BOUNDS = {
+  '--seeds': { integer: true, min: 0, max: 2 ** 31, most: 100 },
+  '--budgets': { integer: true, min: 2, max: 10_000_000, most: 20 },
+  '--eps': { integer: false, min: 0, max: 100, most: 20 },
+} as const;
+
+function listArg(text: string | undefined, name: keyof typeof LIST_BOUNDS): number[] | undefined {
   if (text === undefined) return undefined;
+  const { integer, min, max, most } = LIST_BOUNDS[name];
   const parts = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (parts.length === 0 || parts.length > 100 || parts.some((p) => !(integer ? /^\d{1,10}$/ : /^\d{1,6}(\.\d{1,6})?$/).test(p))) throw new UsageError(`${name} must be a comma-separated list of ${integer ? 'integers' : 'numbers'}`);
-  return parts.map(Number);
+  if (parts.length === 0 || parts.some((p) => !(integer ? /^\d{1,10}$/ : /^\d{1,6}(\.\d{1,6})?$/).test(p))) throw new UsageError(`${name} must be a comma-separated list of ${integer ? 'integers' : 'numbers'}`);
+  if (parts.length > most) throw new UsageError(`${name} takes at most ${most} values`);
+  const values = parts.map(Number);
+  if (values.some((v) => v < min || v > max)) throw new UsageError(`${name} values must be from ${min} to ${max}`);
+  return values;
 }
 
 function need(value: string | undefined, name: string): string {
@@ -150,7 +161,7 @@ async function runCmd(rest: string[], v: Values): Promise<CliResult> {
 async function seedsCmd(rest: string[], v: Values): Promise<CliResult> {
   if (rest.length > 0) throw new UsageError('seeds takes no positional arguments');
   const data = dataArg(v.data);
-  const seeds = listArg(need(v.seeds, '--seeds'), '--seeds', true)!;
+  const seeds = listArg(need(v.seeds, '--seeds'), '--seeds')!;
   if (seeds.length < 2) throw new UsageError('--seeds needs at least two seeds');
   if (new Set(seeds).size !== seeds.length) throw new UsageError('--seeds must be distinct (a repeated seed repeats the same run and narrows the interval without new evidence)');
   const out = outDirArg(v.out);
@@ -162,8 +173,8 @@ async function seedsCmd(rest: string[], v: Values): Promise<CliResult> {
 
 async function stealCmd(rest: string[], v: Values): Promise<CliResult> {
   if (rest.length > 0) throw new UsageError('steal takes no positional arguments');
-  const budgets = listArg(v.budgets, '--budgets', true);
-  const eps = listArg(v.eps, '--eps', false);
+  const budgets = listArg(v.budgets, '--budgets');
+  const eps = listArg(v.eps, '--eps');
   const runner = new InProcessRunner(jobs);
   const out = v.out !== undefined ? outDirArg(v.out) : undefined;
   const r = (await runner.run(STEAL_JOB, { data: dataArg(v.data), quick: v.quick === true, seed: intArg(v.seed, '--seed', 0), ...(budgets ? { budgets } : {}), ...(eps ? { eps } : {}), ...(out ? { outDir: out } : {}) })) as StealReport;
