@@ -220,4 +220,15 @@ describe.skipIf(!browserSuiteRuns())('Assessment: STIX 2.1 import (issue 22)', (
     await page.getByTestId('case-problems').getByText('objects[0].spec_version').waitFor();
     expect(session.errors(page, /status of 422/)).toEqual([]);
   }, 120_000);
+
+  it('a link to an assessment that is not stored says so in the result column, not as a history failure', async () => {
+    const page = await session.open({ colorScheme: 'dark', viewport: { width: 1400, height: 1000 } });
+    await session.openWorkspace(page, 'caseassess', 'run-assessment');
+    await page.evaluate(`location.hash = '#/assessment/assessment/no-such-assessment'`);
+    const result = page.getByTestId('assessment-result');
+    await result.getByText('The assessment could not be opened').waitFor({ timeout: 30_000 });
+    expect(await result.innerText()).toContain('HTTP 404');
+    expect(await page.getByText('The history could not be loaded').count()).toBe(0);
+    expect(session.errors(page, /status of 404/)).toEqual([]);
+  }, 60_000);
 });

@@ -53,6 +53,8 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
   const [filter, setFilter] = useState('');
   const [history, setHistory] = useState<CaseAssessPage<StoredAssessmentSummary> | null>(null);
   const [historyError, setHistoryError] = useState<ApiError | null>(null);
+  // A stored assessment that could not be opened (from the history, the search box or a link): said in the result column.
+  const [openError, setOpenError] = useState<ApiError | null>(null);
   const [historyLoading, setHistoryLoading] = useState(false);
   const [historyOffset, setHistoryOffset] = useState(0);
   const [storedCases, setStoredCases] = useState<readonly StoredCaseSummary[]>([]);
@@ -109,9 +111,9 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
         const stored = await client.get<StoredAssessment>(`${base}/assessments/${encodeURIComponent(id)}`);
         setShown({ assessment: stored.assessment, caseBody: undefined, storedId: stored.id, text: textRef.current });
         setExportError(null);
-        setHistoryError(null);
+        setOpenError(null);
       } catch (err) {
-        setHistoryError(asApiError(err));
+        setOpenError(asApiError(err));
       }
     },
     [client, base],
@@ -222,6 +224,7 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
       const assessment = await client.post<Assessment>(`${base}/assess`, parsed.value, { query: { format: 'json' } });
       setShown({ assessment, caseBody: parsed.value, storedId: null, text });
       setExportError(null);
+      setOpenError(null);
       void loadHistory(0);
     } catch (err) {
       setServiceError(asApiError(err));
@@ -298,6 +301,7 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
           />
         </div>
         <div className="ws-column" data-testid="assessment-result">
+          {openError && <ErrorNote error={openError} title="The assessment could not be opened" />}
           {!shown ? (
             <section className="panel empty-result">
               <h2>No assessment shown</h2>

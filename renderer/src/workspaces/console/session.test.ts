@@ -83,6 +83,20 @@ function typeLine(session: ConsoleSession, line: string): void {
 }
 
 describe('ConsoleSession', () => {
+  it('wraps its opening lines between words at the terminal width, never inside a word', () => {
+    const term = fakeTerminal();
+    const session = new ConsoleSession(term, fakeGateway(true).client, () => undefined, () => ({ cols: 40, rows: 24 }));
+    session.start();
+    // eslint-disable-next-line no-control-regex
+    const plain = term.text().replace(/\x1b\[[0-9;]*m/gu, '');
+    const banner = plain.split('\n').slice(0, -2);
+    expect(banner.length).toBeGreaterThan(2);
+    for (const line of banner) expect([...line].length).toBeLessThanOrEqual(40);
+    expect(banner.join(' ')).toContain("Vitrine console — runs the services' command lines on this workstation's data folder; it is not a shell.");
+    expect(banner.join(' ')).toContain('Type help, or a command such as forensic --help. Tab completes, ↑/↓ recall, Ctrl-C cancels.');
+    session.dispose();
+  });
+
   it('sends a typed line as an argv array with the terminal size, and writes the streamed output', async () => {
     const gw = fakeGateway(true);
     const term = fakeTerminal();

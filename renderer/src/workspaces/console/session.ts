@@ -4,6 +4,7 @@ import type { ConsoleCatalogue, ConsoleRunExit, ConsoleRunInfo } from '../../../
 import { ApiError, type ApiClient } from '../../api/client';
 import { readEventStream } from '../../api/events';
 import { BUILTINS, complete, describeCandidate } from './complete';
+import { wrapStyled } from './wrap';
 import { LineEditor, redrawSequence, cells } from './lineEditor';
 import { quoteWord, tokenise } from './tokenise';
 
@@ -74,10 +75,26 @@ export class ConsoleSession {
   ) {}
 
   start(): void {
+    const { cols } = this.size();
     this.term.write(
       lines(
-        `${C.bold}Vitrine console${C.reset} ${C.dim}— runs the services' command lines on this workstation's data folder; it is not a shell.${C.reset}`,
-        `${C.dim}Type ${C.reset}help${C.dim}, or a command such as ${C.reset}forensic --help${C.dim}. Tab completes, ↑/↓ recall, Ctrl-C cancels.${C.reset}`,
+        ...wrapStyled(
+          [
+            [C.bold, 'Vitrine console'],
+            [C.dim, " — runs the services' command lines on this workstation's data folder; it is not a shell."],
+          ],
+          cols,
+        ),
+        ...wrapStyled(
+          [
+            [C.dim, 'Type '],
+            ['', 'help'],
+            [C.dim, ', or a command such as '],
+            ['', 'forensic --help'],
+            [C.dim, '. Tab completes, ↑/↓ recall, Ctrl-C cancels.'],
+          ],
+          cols,
+        ),
         '',
       ),
     );
