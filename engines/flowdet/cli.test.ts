@@ -38,6 +38,10 @@ describe('flowdet command line', () => {
       expect(r.stderr).toContain('--help for usage');
       expect(r.stderr).not.toContain('job payload');
     }
+    // A non-loopback host without --allow-remote is refused as such, before the model is looked at.
+    const remote = await main(['serve', '--model', path.join(dir, 'no-such-model.json'), '--host', '0.0.0.0']);
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toContain('needs --allow-remote');
     const absent = await main(['run', '--data', 'cicids2017', '--out', dir]);
     expect(absent.code).toBe(2);
     expect(absent.stderr).toContain('FLOWDET_DATA');

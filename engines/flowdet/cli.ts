@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { runCommandLine, runIfMain, parsePort, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import { terminalValue } from '../core/terminal-text.js';
+import { isLoopbackHost } from '../core/http/security.js';
 import { serveUntilSignal } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import { loadBundle } from './bundle.js';
@@ -194,6 +195,8 @@ async function serveCmd(rest: string[], v: Values): Promise<CliResult> {
   if (rest.length > 0) throw new UsageError('serve takes no positional arguments');
   const modelPath = path.resolve(need(v.model, '--model'));
   const port = parsePort(v.port, DEFAULT_PORT);
+  // The host is refused before the model is read, so the answer is about the host (serveUntilSignal checks it again).
+  if (v.host !== undefined && !isLoopbackHost(v.host) && v['allow-remote'] !== true) throw new UsageError('binding a non-loopback address needs --allow-remote (the API has no authentication)');
   // A busy port is said at once, before the model is read.
   await probePort(v.host, port);
   // Refuse a bundle of another format or a damaged one before listening.
