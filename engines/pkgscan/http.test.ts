@@ -266,8 +266,15 @@ describe('conventions', () => {
       ['post', '/policies/exceptions/{id}/approve', ['403', '409']],
       ['post', '/policies/exceptions/{id}/revoke', ['409']],
       ['get', '/policies/active', ['404']],
+      ['post', '/monitoring/packages/{id}/check', ['409']],
+      ['get', '/health/ready', ['503']],
     ];
     for (const [method, p, want] of expected) expect(statuses(method, p), `${method} ${p}`).toEqual(expect.arrayContaining(want));
+    // A status a route's summary promises is in its responses too (PEP 503 is a name rule, not a status).
+    for (const r of routeTable(s.platform)) {
+      const said = [...r.summary.matchAll(/(?<!PEP )\b(4\d\d|503)\b/g)].map((m) => m[1] ?? '');
+      expect(statuses(r.method, r.path.replace(/:([a-z_]+)/g, '{$1}')), `${r.method} ${r.path}`).toEqual(expect.arrayContaining(said));
+    }
     // /metrics is open without METRICS_TOKEN, so its 401 is documented only where one is configured.
     expect(statuses('get', '/metrics')).not.toContain('401');
     const t = await startServer({ metricsToken: 'metrics-secret-token' });

@@ -98,6 +98,7 @@ export function monitoringRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
       method: 'post',
       path: '/monitoring/packages/:id/check',
       access: 'monitor:write',
+      errors: { 409: 'another check of this package is running' },
       tag: 'monitoring',
       summary:
         'Check now: result baseline (first check), unchanged, new_release (with diff_id; publishes new_release_detected, risk_escalated when the risk rose, and the diff publishes behavior_drift_detected and maintainer_changed) or error (back-off; monitor_error on the first failure and every fifth). 409 while another check of it runs',

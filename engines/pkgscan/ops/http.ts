@@ -91,6 +91,7 @@ export function opsRoutes(p: Platform): RouteDef[] {
     {
       method: 'get',
       path: '/health/ready',
+      errors: { 503: 'the database or the cache check fails (a missing model is degraded, 200)' },
       access: 'public',
       tag: 'operations',
       summary: 'Readiness: database and cache checks (503 when one fails); a missing model gives degraded (200)',
