@@ -115,8 +115,8 @@ describe('the own-keys check', () => {
   });
 
   // Type-checks engines/, main/, preload/ and renderer/ (two programs): tens of seconds on a loaded two-core machine.
-  it('finds in the product code only the places the allow-list names, and every entry still names one', { timeout: 300_000 }, () => {
-    const { unlisted, stale, malformed } = compare(findInProduct(), readAllowList());
+  it('finds in the product code only the places the allow-list names, and every entry still names one', { timeout: 300_000 }, async () => {
+    const { unlisted, stale, malformed } = compare(await findInProduct(), readAllowList());
     expect(unlisted.map(describeFinding)).toEqual([]);
     expect(stale).toEqual([]);
     expect(malformed).toEqual([]);
