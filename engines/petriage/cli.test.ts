@@ -64,6 +64,12 @@ describe('petriage command line', { timeout: 180_000 }, () => {
     expect(notPe.stderr).toMatch(/^petriage: not a PE file/);
     expect(notPe.stderr).not.toContain('Zq9');
     expect((await main(['gen-corpus', '--per-family', 'many'])).code).toBe(2);
+    // Counts that cannot be zero are refused at zero (they were read as 1 without a word), naming the range.
+    for (const args of [['gen-corpus', '--per-family', '0'], ['train', '--per-family', '0'], ['train', '--gbdt', '--rounds', '0'], ['gen-corpus', '--per-family', '1001']]) {
+      const r = await main(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/must be an integer from 1 to/);
+    }
     expect((await main(['serve', '--port', '70000'])).code).toBe(2);
     const remote = await main(['serve', '--host', '0.0.0.0']);
     expect(remote.code).toBe(2);

@@ -123,9 +123,9 @@ const ALLOWED: Record<string, readonly (keyof typeof options)[]> = {
   demo: ['seed'],
 };
 
-function intOption(text: string | undefined, name: string, fallback: number, max: number): number {
+function intOption(text: string | undefined, name: string, fallback: number, max: number, min = 0): number {
   if (text === undefined) return fallback;
-  if (!/^\d{1,10}$/.test(text) || Number(text) > max) throw new UsageError(`--${name} must be an integer from 0 to ${max}`);
+  if (!/^\d{1,10}$/.test(text) || Number(text) < min || Number(text) > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
   return Number(text);
 }
 
@@ -136,7 +136,7 @@ const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 async function genCorpusCommand(positionals: readonly string[], v: Values): Promise<CliResult> {
   if (positionals.length !== 0) throw new UsageError('gen-corpus takes no arguments');
   const out = path.resolve(v.out ?? 'petriage-corpus');
-  const result = await new InProcessRunner(jobs).run(GEN_CORPUS_JOB, { out, nPerFamily: Math.max(1, intOption(v['per-family'], 'per-family', 20, 1000)), seed: intOption(v.seed, 'seed', 0, 0xffffffff) });
+  const result = await new InProcessRunner(jobs).run(GEN_CORPUS_JOB, { out, nPerFamily: intOption(v['per-family'], 'per-family', 20, 1000, 1), seed: intOption(v.seed, 'seed', 0, 0xffffffff) });
   return { code: 0, stdout: json({ out, ...(result as object) }), stderr: '' };
 }
 
@@ -147,7 +147,7 @@ async function trainGbdtCommand(v: Values): Promise<CliResult> {
   const layout = v['feature-layout'] ?? FEATURE_LAYOUT;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(layout)) throw new UsageError('--feature-layout must be a short name of letters, digits, dots and dashes');
   const seed = intOption(v.seed, 'seed', 0, 0xffffffff);
-  const options: GbdtTrainOptions = { rounds: Math.max(1, intOption(v.rounds, 'rounds', 200, 100_000)), seed, featureLayout: layout };
+  const options: GbdtTrainOptions = { rounds: intOption(v.rounds, 'rounds', 200, 100_000, 1), seed, featureLayout: layout };
   let trained;
   let read: { rows: number; warnings: number; ignored: number } | undefined;
   if (v.vectors !== undefined) {
@@ -157,7 +157,7 @@ async function trainGbdtCommand(v: Values): Promise<CliResult> {
     trained = trainTriageGbdt(result.dataset, { ...options, data: { kind: 'vectors', format: /\.csv$/i.test(v.vectors) ? 'csv' : 'jsonl', rows: result.dataset.x.rows, columns: result.dataset.x.cols, skipped_lines: result.warningCount, truncated: result.truncated } });
   } else {
     if (v['label-column'] !== undefined) throw new UsageError('--label-column needs --vectors');
-    trained = trainGbdtDefault({ ...options, nPerFamily: Math.max(1, intOption(v['per-family'], 'per-family', 20, 1000)) });
+    trained = trainGbdtDefault({ ...options, nPerFamily: intOption(v['per-family'], 'per-family', 20, 1000, 1) });
   }
   try {
     writeFileSync(out, serializeGbdtModel(trained.model));
@@ -185,7 +185,7 @@ async function trainCommand(positionals: readonly string[], v: Values): Promise<
   if (v.gbdt === true) return trainGbdtCommand(v);
   for (const k of ['vectors', 'label-column', 'feature-layout', 'rounds'] as const) if (v[k] !== undefined) throw new UsageError(`--${k} needs --gbdt`);
   const out = path.resolve(v.out ?? 'petriage-model.json');
-  const payload = { ...(v.corpus !== undefined ? { corpusDir: path.resolve(v.corpus) } : {}), nPerFamily: Math.max(1, intOption(v['per-family'], 'per-family', 20, 1000)), seed: intOption(v.seed, 'seed', 0, 0xffffffff), out };
+  const payload = { ...(v.corpus !== undefined ? { corpusDir: path.resolve(v.corpus) } : {}), nPerFamily: intOption(v['per-family'], 'per-family', 20, 1000, 1), seed: intOption(v.seed, 'seed', 0, 0xffffffff), out };
   const result = (await new InProcessRunner(jobs).run(TRAIN_JOB, payload)) as { model: { metadata: Record<string, unknown>; families: { name: string }[] }; samples: number };
   return { code: 0, stdout: json({ out, samples: result.samples, families: result.model.families.map((f) => f.name), validation: result.model.metadata['validation'] }), stderr: '' };
 }
