@@ -64,7 +64,7 @@ export function cliModuleUrl(name: Executable): string {
 }
 
 /** Variables passed through from the workstation's own environment: locale, temp, and non-secret service settings. */
-export const PASSED_VARIABLES: readonly string[] = [
+export const PASSED_VARIABLES = [
   'PATH',
   'HOME',
   'USER',
@@ -86,7 +86,7 @@ export const PASSED_VARIABLES: readonly string[] = [
   'CDXGEN_BIN',
   'PKGSCAN_NPM_MIRROR',
   'PKGSCAN_PYPI_MIRROR',
-];
+] as const;
 
 export interface ConsoleRoots {
   /** The workstation's data folder (VITRINE_HOME of every run; the default working directory). */
