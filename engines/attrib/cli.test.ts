@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { validateStixObject } from '../core/stix.js';
 import { main } from './cli.js';
+import { defaultResourcesDir } from './index.js';
 import { corporaDir } from './kb/build.js';
 import { assessmentSchema } from './schemas.js';
 import { serveOnBusyPort } from '../core/cli.fixture.js';
@@ -63,6 +64,17 @@ describe('attrib command line', () => {
   it('unknown commands and options exit 2', async () => {
     expect((await main(['frobnicate'])).code).toBe(2);
     expect((await main(['ach', '--nope'])).code).toBe(2);
+  });
+
+  it('a report over 500,000 characters is invalid input: extract and attribute exit 2, as HTTP answers 413', async () => {
+    const long = path.join(work, 'long.txt');
+    writeFileSync(long, 'x'.repeat(500_001));
+    const extract = await main(['extract', long]);
+    expect(extract.code).toBe(2);
+    expect(extract.stderr).toContain('longer than 500000 characters');
+    const attribute = await main(['attribute', long, '--attack', path.join(defaultResourcesDir(), 'attrib', 'attack-kb.json.gz')]);
+    expect(attribute.code).toBe(2);
+    expect(attribute.stderr).toContain('longer than 500000 characters');
   });
 });
 

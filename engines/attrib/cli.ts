@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
-import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
+import { INVALID_INPUT_CODES, runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import { serveWithStore } from '../core/http/server.js';
 import { VitrineError } from '../core/errors.js';
 import { terminalValue } from '../core/terminal-text.js';
@@ -366,6 +366,8 @@ export function main(argv: readonly string[], now: () => Date = () => new Date()
       version: VERSION,
       help: HELP,
       options,
+      // A report over the text limit is invalid input, as over HTTP (413): exit 2.
+      invalidInput: [...INVALID_INPUT_CODES, 'payload_too_large'],
       dispatch: async (command, rest, values) => {
         switch (command) {
           case 'extract':
