@@ -8,6 +8,7 @@ import { requestOpen } from '../shell/openItem';
 import { ShellContext, useShell } from '../shell/context';
 import { ErrorNote } from './ErrorNote';
 import { Modal } from './Modal';
+import { counted } from './wording';
 import { prepareFinding, SEND_TARGETS, sendable, stixPattern, type Finding, type FindingIndicator, type SendTarget } from './SendToModel';
 import './SendTo.css';
 
@@ -175,7 +176,7 @@ export function SendToDialog({ client, finding, initial = 'caseassess', onClose 
                 {containers !== null && containers.length === 0 && <option value="">none stored yet</option>}
                 {(containers ?? []).map((c) => (
                   <option key={c.id} value={c.id}>
-                    {c.title} ({c.count} items)
+                    {c.title} ({counted(c.count, 'item')})
                   </option>
                 ))}
               </select>

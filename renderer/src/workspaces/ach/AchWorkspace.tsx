@@ -21,6 +21,7 @@ import { ExtractionView } from './ExtractionView';
 import { HeatmapView } from './HeatmapView';
 import { FILE_SCENARIO, MATRIX_PREFIX, MAX_SCENARIO_BYTES } from './model';
 import { ScenarioMatrix } from './ScenarioMatrix';
+import { counted } from '../../components/wording';
 import './ach.css';
 
 type View = 'matrix' | 'extraction' | 'attribution' | 'heatmap';
@@ -214,7 +215,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
               <optgroup label="Stored matrices">
                 {matrices.map((m) => (
                   <option key={m.id} value={`${MATRIX_PREFIX}${m.id}`}>
-                    {m.title} ({m.evidence_count} items)
+                    {m.title} ({counted(m.evidence_count, 'item')})
                   </option>
                 ))}
               </optgroup>

@@ -9,7 +9,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { useFocusWhenLost } from '../../components/useDialogFocus';
 import { attributeRequest, inputKey, REASON_KINDS, reasonSegments } from './attribution';
 import { MAX_TEXT_CHARS } from './model';
-import { displayProse } from '../../components/wording';
+import { counted, displayProse } from '../../components/wording';
 
 export interface AttributionViewProps {
   readonly client: ApiClient;
@@ -118,7 +118,7 @@ export function AttributionView({ client, base, text, onText, useClassifier }: A
           </h2>
           {a && (
             <span className="muted">
-              {a.shortlist.length} of {a.groups_considered} groups · {a.techniques.length} techniques{a.software && a.software.length > 0 ? `, ${a.software.length} software` : ''} from the report
+              {a.shortlist.length} of {a.groups_considered} groups · {counted(a.techniques.length, 'technique')}{a.software && a.software.length > 0 ? `, ${a.software.length} software` : ''} from the report
             </span>
           )}
         </div>

@@ -6,6 +6,7 @@ import type { ApiClient, ApiError } from '../../api/client';
 import { asApiError, itemsOf } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Modal } from '../../components/Modal';
+import { counted } from '../../components/wording';
 import { evidenceProblem, isCatchAll, joinSource, LIMITS, linkProblem, splitSource, weightLabel, type DraftEvidence, type DraftHypothesis, type EvidenceFields } from './draft';
 
 /** A dialog of this editor: focus in and back (useDialogFocus), Tab kept inside, Esc closes. */
@@ -159,7 +160,7 @@ export function HypothesisDialog({ client, base, editing, onSubmit, onRemove, on
               >
                 <strong>{g.name}</strong> <span className="muted">{g.id}</span>
                 {g.aliases && g.aliases.length > 0 && <span className="muted ach-dialog__aliases"> · {g.aliases.filter((a) => a !== g.name).slice(0, 4).join(', ')}</span>}
-                <span className="muted ach-dialog__count"> {g.techniques?.length ?? 0} techniques</span>
+                <span className="muted ach-dialog__count"> {counted(g.techniques?.length ?? 0, 'technique')}</span>
               </li>
             ))}
           </ul>

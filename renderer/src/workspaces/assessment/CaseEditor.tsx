@@ -8,6 +8,7 @@ import { useFileDrop } from '../../components/useFileDrop';
 import { isStixBundle } from '../../components/StixImportSummary';
 import type { StoredCaseSummary } from '../../../../engines/core/contracts/caseassess';
 import { MAX_CASE_BYTES } from './model';
+import { counted } from '../../components/wording';
 import sampleCase from './sample-case.json';
 
 export interface CaseEditorProps {
@@ -93,7 +94,7 @@ export function CaseEditor(props: CaseEditorProps) {
             <option value="">{stored.length === 0 ? 'none yet' : `open one of ${stored.length}…`}</option>
             {stored.map((c) => (
               <option key={c.case_id} value={c.case_id}>
-                {c.title ?? c.case_id} ({c.evidence_count} items)
+                {c.title ?? c.case_id} ({counted(c.evidence_count, 'item')})
               </option>
             ))}
           </select>

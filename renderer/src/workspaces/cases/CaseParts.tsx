@@ -8,7 +8,7 @@ import { downloadText } from '../../components/download';
 import { SendToButton } from '../../components/SendTo';
 import { indicatorsIn } from '../../components/SendToModel';
 import { breakdownBars, exportName, findingTitle, gradeClass, zonedTime } from './model';
-import { displayProse } from '../../components/wording';
+import { counted, displayProse } from '../../components/wording';
 
 export function GradeBadge({ grade }: { readonly grade: string | null }) {
   return <span className={gradeClass(grade)}>{grade ?? '—'}</span>;
@@ -72,7 +72,7 @@ export function StoryList({ stories, selected, onSelect }: { readonly stories: r
               <GradeBadge grade={s.confidence.grade} /> <strong>{s.id}</strong> {s.title}
             </span>
             <span className="story-item__meta muted">
-              suspicion {s.suspicion.toFixed(2)} · score {s.confidence.score.toFixed(2)} · {s.eventIds.length} events · {s.hosts.join(', ')}
+              suspicion {s.suspicion.toFixed(2)} · score {s.confidence.score.toFixed(2)} · {counted(s.eventIds.length, 'event')} · {s.hosts.join(', ')}
             </span>
             <ConfidenceChart c={s.confidence} compact />
           </button>
@@ -208,7 +208,7 @@ export function CustodyPanel({ client, base, summary }: { readonly client: ApiCl
       {v && (
         <>
           <p className={v.ok ? 'custody__ok' : 'custody__bad'} role="status" data-testid="custody-verdict">
-            {v.ok ? `Verified: ${v.count.toLocaleString('en')} records, every link intact.` : `Verification FAILED at record ${v.firstBroken ?? '?'}: ${v.reason ?? 'unknown reason'}.`}
+            {v.ok ? `Verified: ${counted(v.count, 'record')}, every link intact.` : `Verification FAILED at record ${v.firstBroken ?? '?'}: ${v.reason ?? 'unknown reason'}.`}
             {v.missingTriggers.length > 0 && ` Missing triggers: ${v.missingTriggers.join(', ')}.`}
           </p>
           <dl className="facts">

@@ -311,7 +311,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
                       <GradeBadge grade={c.topGrade} /> {c.title}
                     </span>
                     <span className="muted story-item__meta">
-                      {c.status === 'done' ? `${c.counts?.events.toLocaleString('en') ?? 0} events · ${counted(c.counts?.stories ?? 0, 'story', 'stories')}` : c.status === 'failed' ? <span className="cases__warn">failed ({c.error ?? 'internal'}): open to see why</span> : c.status} · {utcTime(c.createdAt, 'minute')}
+                      {c.status === 'done' ? `${counted(c.counts?.events ?? 0, 'event')} · ${counted(c.counts?.stories ?? 0, 'story', 'stories')}` : c.status === 'failed' ? <span className="cases__warn">failed ({c.error ?? 'internal'}): open to see why</span> : c.status} · {utcTime(c.createdAt, 'minute')}
                     </span>
                   </button>
                 </li>

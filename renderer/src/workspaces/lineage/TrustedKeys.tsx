@@ -8,7 +8,7 @@ import { downloadText } from '../../components/download';
 import { ErrorNote } from '../../components/ErrorNote';
 import { OpenFileButton } from '../../components/OpenFileButton';
 import { keyFormProblem, keyLabel, MAX_KEY_TEXT, orderKeys, privateKeyFileName, shortId, signingHint, sourceLabel } from './keys';
-import { when } from './model';
+import { plural, when } from './model';
 
 export interface TrustedKeysProps {
   readonly client: ApiClient;
@@ -267,7 +267,7 @@ export function TrustedKeys({ client, base, onChanged }: TrustedKeysProps) {
       {log && (
         <div className="tkey-log" data-testid="key-log">
           <p className={log.verified.ok ? 'muted small' : 'neg small'}>
-            {log.verified.ok ? `Key log: ${log.verified.count} records, hash chain intact.` : `Key log chain broken: ${log.verified.reason ?? 'unknown reason'}.`}
+            {log.verified.ok ? `Key log: ${plural(log.verified.count, 'record')}, hash chain intact.` : `Key log chain broken: ${log.verified.reason ?? 'unknown reason'}.`}
           </p>
           {log.items.length === 0 ? (
             <p className="muted small">No key was added or revoked in the app yet.</p>

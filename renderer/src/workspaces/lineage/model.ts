@@ -1,5 +1,6 @@
 // The Lineage workspace's pure pieces: the layered layout (commit -> dependency -> layer -> image -> service -> container), what is drawn of a large graph, highlights, counts.
 import { utcTime } from '../../components/time';
+import { counted } from '../../components/wording';
 import type { Decision, Finding, GraphEdge, GraphNode, NodeKind, Reason, RunGraph, ScenarioName, Severity, Verdict } from '../../../../engines/core/contracts/provgate';
 import { minFitZoom } from '../../components/graph-readable';
 
@@ -230,7 +231,7 @@ export function attrRows(n: GraphNode): Array<{ readonly key: string; readonly v
     if (v === null || v === undefined) continue;
     let value: string;
     if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') value = String(v);
-    else if (Array.isArray(v)) value = v.every((x) => typeof x === 'string' || typeof x === 'number') ? v.join(', ') : `${v.length} items`;
+    else if (Array.isArray(v)) value = v.every((x) => typeof x === 'string' || typeof x === 'number') ? v.join(', ') : counted(v.length, 'item');
     else value = `${Object.keys(v as object).length} fields`;
     rows.push({ key, value: value.length > 300 ? `${value.slice(0, 299)}…` : value });
   }

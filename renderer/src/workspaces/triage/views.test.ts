@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TriageResult } from '../../../../engines/core/contracts/petriage';
 import { BYTES_PER_ROW, formatRow, parseOffset, regionAt, regionsOf, rowCount, visibleRows } from './hex/model';
 import { addToHistory, MAX_HISTORY, type HistoryEntry } from './history/model';
-import { filterGroups, importsByDll } from './imports/model';
+import { filterGroups, importsByDll, importsCountText } from './imports/model';
 import { resultFileName, ruleFileName } from './model-export';
 import { entropyBars } from './sections/model';
 import { filterStrings, stringKind } from './strings/model';
@@ -123,5 +123,13 @@ describe('entropy plot and exports', () => {
     expect(resultFileName('0123456789abcdef'.repeat(4))).toBe('triage-0123456789ab.json');
     expect(ruleFileName('import "pe"\nrule lockjaw_a1 {\n}')).toBe('lockjaw_a1.yar');
     expect(ruleFileName('nonsense')).toBe('rule.yar');
+  });
+});
+
+describe('importsCountText', () => {
+  it('makes the words agree with the counts and groups the digits', () => {
+    expect(importsCountText(1, 1, 1)).toBe('1 function from 1 DLL');
+    expect(importsCountText(3, 1204, 12)).toBe('3 of 1,204 functions from 12 DLLs');
+    expect(importsCountText(0, 0, 0)).toBe('0 functions from 0 DLLs');
   });
 });

@@ -3,6 +3,7 @@ import { useCallback, useState } from 'react';
 import type { AuditEntry, AuditVerification, PageOf, User } from '../../../../../engines/core/contracts/pkgscan';
 import { type ApiError, asApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
+import { counted } from '../../../components/wording';
 import { useLoad } from '../../../components/useLoad';
 import { PAGE, when } from '../common/format';
 import { CopyButton } from '../monitoring/CopyButton';
@@ -38,7 +39,7 @@ export function AuditTab({ api }: { api: PkgscanApi }) {
       {verifyError && <ErrorNote error={verifyError} />}
       {verification && (
         <div className={verification.ok ? 'packages__verify packages__verify--ok' : 'packages__verify packages__verify--bad'} data-testid="audit-verification">
-          {verification.ok ? `Chain intact: ${verification.count} entries.` : `Chain broken at sequence ${verification.first_broken_seq ?? '?'} (${verification.reason ?? ''}).`} Head hash{' '}
+          {verification.ok ? `Chain intact: ${counted(verification.count, 'entry', 'entries')}.` : `Chain broken at sequence ${verification.first_broken_seq ?? '?'} (${verification.reason ?? ''}).`} Head hash{' '}
           <code className="selectable" data-testid="audit-head">
             {verification.head_hash}
           </code>

@@ -7,7 +7,7 @@ import { hostIndicator, indicatorsIn, mergeIndicators, type Finding } from '../.
 import { alertQuery, NO_ALERT_FILTERS, type AlertFilters } from '../browse';
 import { BrowsePager, EvidenceFacts, FilterTail, QueryProblems, SeverityBadge, SortHeader, useBrowseTable } from '../common';
 import { count, plural, SEVERITY_ORDER, utc } from '../model';
-import { displayProse } from '../../../components/wording';
+import { counted, displayProse } from '../../../components/wording';
 
 export interface AlertsViewProps {
   readonly client: ApiClient;
@@ -58,7 +58,7 @@ function AlertDetail({ a, analysisId, client, onOpenStory, onShowFlows }: { read
       </div>
       <EvidenceFacts evidence={a.evidence} />
       <p className="muted">
-        Evidence: {count(a.evidence.uid_count)} connections
+        Evidence: {counted(a.evidence.uid_count, 'connection')}
         {a.evidence.uids.length > 0 ? ` (${a.evidence.uids.slice(0, 12).join(', ')}${a.evidence.uids.length > 12 ? ' …' : ''})` : ''}; packets{' '}
         {a.evidence.packets
           .slice(0, 8)

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { AnalysisDetail, CaptureOverview } from '../../../../../engines/core/contracts/replay';
 import { bytes, metricText, metricValue, niceMax, utcField, widthLabel, type TimelineMetric } from '../browse';
 import { ReductionTable } from '../common';
-import { count, duration, percentOf, utc } from '../model';
+import { count, duration, percentOf, plural, utc } from '../model';
 
 export interface OverviewViewProps {
   readonly analysis: AnalysisDetail;
@@ -40,7 +40,7 @@ function ProtocolBreakdown({ protocols, onPick }: { readonly protocols: CaptureO
         <ul className="stack-list">
           {rows.map((p) => (
             <li key={p.name} data-protocol={p.name}>
-              <button type="button" className="proto-bars__row" onClick={() => onPick(p.name)} disabled={p.name.startsWith('other (')} title={`${count(p.flows)} flows, ${count(p.packets)} packets, ${bytes(p.bytes)}`}>
+              <button type="button" className="proto-bars__row" onClick={() => onPick(p.name)} disabled={p.name.startsWith('other (')} title={`${plural(p.flows, 'flow')}, ${plural(p.packets, 'packet')}, ${bytes(p.bytes)}`}>
                 <span className="proto-bars__name">{p.name}</span>
                 <span className="proto-bars__track" aria-hidden="true">
                   <span className="proto-bars__fill" style={{ width: `${(100 * p[by]) / max}%` }} />
@@ -123,12 +123,12 @@ function TimelineChart({ timeline, onPick }: { readonly timeline: CaptureOvervie
             <g key={b.start}>
               {v > 0 && (
                 <rect x={x(i) + 0.5} y={y(v)} width={Math.max(1, bw - 1)} height={y(0) - y(v)} className="timeline-chart__bar" onClick={() => pick(i, 'flows')}>
-                  <title>{`${utc(b.start).slice(0, 23)}: ${count(b.flows)} flows started, ${bytes(b.bytes)}, ${count(b.packets)} packets, ${count(b.alerts)} alerts`}</title>
+                  <title>{`${utc(b.start).slice(0, 23)}: ${plural(b.flows, 'flow')} started, ${bytes(b.bytes)}, ${plural(b.packets, 'packet')}, ${plural(b.alerts, 'alert')}`}</title>
                 </rect>
               )}
               {b.alerts > 0 && (
                 <rect x={x(i) + 0.5} y={T} width={Math.max(2, bw - 1)} height={ALERT_ROW - 3} className="timeline-chart__alert" onClick={() => pick(i, 'alerts')} data-alerts={b.alerts}>
-                  <title>{`${utc(b.start).slice(0, 23)}: ${count(b.alerts)} alerts`}</title>
+                  <title>{`${utc(b.start).slice(0, 23)}: ${plural(b.alerts, 'alert')}`}</title>
                 </rect>
               )}
             </g>

@@ -2,7 +2,7 @@
 import { useMemo, useState } from 'react';
 import type { TriageResult } from '../../../../../engines/core/contracts/petriage';
 import { ExportsPanel } from '../Views';
-import { filterGroups, importsByDll } from './model';
+import { filterGroups, importsByDll, importsCountText } from './model';
 
 export function ImportsTab({ result, filter }: { readonly result: TriageResult; readonly filter: string }) {
   const groups = useMemo(() => importsByDll(result), [result]);
@@ -17,7 +17,7 @@ export function ImportsTab({ result, filter }: { readonly result: TriageResult; 
         <div className="panel__head">
           <h2>Imports</h2>
           <span className="muted" data-testid="imports-count">
-            {count === total ? total : `${count} of ${total}`} functions from {groups.length} DLL{groups.length === 1 ? '' : 's'}
+            {importsCountText(count, total, groups.length)}
           </span>
         </div>
         {allTags.length > 0 && (

@@ -1,5 +1,6 @@
 // Pure helpers of the Imports tab: functions grouped by DLL with the capability tags the service gave them.
 import type { TriageResult } from '../../../../../engines/core/contracts/petriage';
+import { counted } from '../../../components/wording';
 import { matches } from '../model';
 
 export interface ImportedFunction {
@@ -45,4 +46,10 @@ export function filterGroups(groups: readonly DllGroup[], filter: string, tag: s
     if (functions.length > 0) out.push({ ...g, functions });
   }
   return out;
+}
+
+/** The Imports head: "1 function from 1 DLL", "3 of 1,204 functions from 12 DLLs" (the words agree with the counts). */
+export function importsCountText(shown: number, total: number, dlls: number): string {
+  const functions = shown === total ? counted(total, 'function') : `${shown.toLocaleString('en')} of ${counted(total, 'function')}`;
+  return `${functions} from ${counted(dlls, 'DLL')}`;
 }
