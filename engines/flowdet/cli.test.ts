@@ -38,6 +38,17 @@ describe('flowdet command line', () => {
       expect(r.stderr).toContain('--help for usage');
       expect(r.stderr).not.toContain('job payload');
     }
+    // An option the command does not read is refused by name (seeds --seed was ignored: the seeds are --seeds).
+    for (const [args, option] of [
+      [['generate', '--n', '3', '--out', path.join(dir, 'g.csv'), '--quick'], '--quick'],
+      [['seeds', '--data', 'synthetic', '--seeds', '0,1', '--out', dir, '--seed', '3'], '--seed'],
+      [['serve', '--model', 'm.json', '--data', 'synthetic'], '--data'],
+      [['run', '--data', 'synthetic', '--out', dir, '--budgets', '5'], '--budgets'],
+    ] as const) {
+      const r = await main([...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(`${option} is not an option of ${args[0]}`);
+    }
     // A non-loopback host without --allow-remote is refused as such, before the model is looked at.
     const remote = await main(['serve', '--model', path.join(dir, 'no-such-model.json'), '--host', '0.0.0.0']);
     expect(remote.code).toBe(2);

@@ -3,6 +3,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { runCommandLine, runIfMain, parsePort, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
+import { ownEntry } from '../core/own.js';
 import { terminalValue } from '../core/terminal-text.js';
 import { isLoopbackHost } from '../core/http/security.js';
 import { serveUntilSignal } from '../core/http/server.js';
@@ -134,6 +135,15 @@ const progressLine = (stderr: string[]) => (p: { fraction: number; message?: str
 
 type Values = CliValues<typeof options>;
 
+/** The options each command reads (--help and --version aside); any other is refused by name rather than ignored. */
+const COMMAND_OPTIONS: Readonly<Record<string, readonly (keyof typeof options)[]>> = {
+  run: ['data', 'out', 'quick', 'save-model', 'seed'],
+  seeds: ['data', 'seeds', 'out', 'adv', 'quick'],
+  steal: ['data', 'budgets', 'eps', 'out', 'quick', 'seed'],
+  generate: ['n', 'out', 'seed'],
+  serve: ['model', 'host', 'port', 'allow-remote'],
+};
+
 async function runCmd(rest: string[], v: Values): Promise<CliResult> {
   if (rest.length > 0) throw new UsageError('run takes no positional arguments');
   const data = dataArg(v.data);
@@ -223,6 +233,9 @@ export function main(argv: readonly string[]): Promise<CliResult> {
       options,
       dispatch: async (command, rest, values) => {
         const v = values as Values;
+        const allowed = ownEntry(COMMAND_OPTIONS, command);
+        if (allowed === undefined) throw new UsageError('unknown command');
+        for (const key of Object.keys(v)) if (!(allowed as readonly string[]).includes(key)) throw new UsageError(`--${key} is not an option of ${command}`);
         switch (command) {
           case 'run':
             return await runCmd(rest, v);

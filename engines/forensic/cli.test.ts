@@ -130,6 +130,25 @@ describe('forensic command line', () => {
     expect((JSON.parse(outside.stdout) as Summary).artifacts[0]?.error?.code).toBe('forbidden');
   });
 
+  it('refuses an option the command does not read (demo --ledger wrote no ledger without a word), naming it', async () => {
+    const { root } = workspace();
+    for (const [args, option] of [
+      [['demo', '--ledger', path.join(root, 'demo.sqlite')], '--ledger'],
+      [['scenarios', '--top', '3'], '--top'],
+      [['verify', 'x.sqlite', '--top', '3'], '--top'],
+      [['serve', '--format', 'json'], '--format'],
+      [['demo', '--rules', root], '--rules'],
+      [['analyze', 'auth.log', '--scenario', 'ransomware'], '--scenario'],
+    ] as const) {
+      const r = await main([...args], { cwd: root, env: {} });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(`${option} is not an option of ${args[0]}`);
+    }
+    expect(existsSync(path.join(root, 'demo.sqlite'))).toBe(false);
+    // What each command documents still runs.
+    expect((await main(['demo', '--scenario', 'ransomware', '--top', '1', '--format', 'json', '--include-noisy'], { cwd: root, env: {} })).code).toBe(0);
+  });
+
   it('refuses bad options with exit 2', async () => {
     const { root } = workspace();
     for (const args of [['analyze'], ['analyze', 'x', '--kind', 'pcap'], ['analyze', 'x', '--year', '99'], ['analyze', 'x', '--utc-offset-hours', '1.3'], ['analyze', 'x', '--format', 'pdf'], ['analyze', 'x', '--top', '0'], ['analyze', 'x', '--top', '9999'], ['verify'], ['verify', 'x', '--expect-head', 'abc'], ['serve', 'x'], ['serve', '--host', '0.0.0.0'], ['serve', '--port', 'http'], ['scenarios', 'x'], ['demo', '--scenario', 'nope'], ['demo', 'x'], ['nope']]) {

@@ -9,6 +9,7 @@ import type { AnalysisView, CustodyView, EvidenceItem, RejectedEvidence } from '
 import { VitrineError } from '../core/errors.js';
 import { isLoopbackHost } from '../core/http/security.js';
 import { serveWithStore } from '../core/http/server.js';
+import { ownEntry } from '../core/own.js';
 import { terminalValue } from '../core/terminal-text.js';
 import { verifyChain } from '../core/ledger.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
@@ -119,6 +120,15 @@ const options = {
 } as const;
 
 type Values = CliValues<typeof options>;
+
+/** The options each command reads (--help and --version aside); any other is refused by name rather than ignored. */
+const COMMAND_OPTIONS: Readonly<Record<string, readonly (keyof typeof options)[]>> = {
+  analyze: ['kind', 'host', 'year', 'utc-offset-hours', 'format', 'out', 'pdf', 'top', 'include-noisy', 'rules', 'placeholders', 'min-level', 'no-sigma', 'hunting', 'strict', 'ledger', 'case', 'evidence-root'],
+  verify: ['expect-head', 'expect-count'],
+  scenarios: [],
+  demo: ['scenario', 'top', 'format', 'out', 'pdf', 'include-noisy'],
+  serve: ['host', 'port', 'allow-remote'],
+};
 
 
 function json(value: unknown): string {
@@ -520,6 +530,9 @@ export function main(argv: readonly string[], environment: CliEnvironment = {}):
       // Refusals (bad input, a foreign ledger, a path outside the evidence root) exit 2 before anything is written.
       invalidInput: ['validation_failed', 'bad_request', 'not_found', 'conflict', 'forbidden'],
       dispatch: async (command, rest, values) => {
+        const allowed = ownEntry(COMMAND_OPTIONS, command);
+        if (allowed === undefined) throw new UsageError('unknown command');
+        for (const key of Object.keys(values)) if (!(allowed as readonly string[]).includes(key)) throw new UsageError(`--${key} is not an option of ${command}`);
         switch (command) {
           case 'analyze':
             return await analyzeCommand(rest, values, io);
