@@ -27,8 +27,8 @@ function isEditable(t: EventTarget | null): boolean {
   return t.isContentEditable || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || (t.tagName === 'INPUT' && !['button', 'checkbox', 'radio', 'submit', 'reset', 'file', 'range', 'color'].includes((t as HTMLInputElement).type));
 }
 
-function Marked({ text, needle }: { readonly text: string; readonly needle: string }) {
-  const parts = splitMatch(text, needle);
+function Marked({ text, needle, whole }: { readonly text: string; readonly needle: string; readonly whole: boolean }) {
+  const parts = splitMatch(text, needle, whole);
   if (parts.length === 1) return <>{text}</>;
   return (
     <>
@@ -266,13 +266,13 @@ export function GlobalSearch() {
                             >
                               <span className="gsearch__kind">{kindLabel(o.hit.kind)}</span>
                               <span className="gsearch__title">
-                                <Marked text={displayProse(o.hit.title)} needle={trimmed} />
+                                <Marked text={displayProse(o.hit.title)} needle={trimmed} whole={result.kind !== 'text'} />
                               </span>
                               <span className="gsearch__time muted">{timeOf(o.hit.time)}</span>
                               <span className="gsearch__where">
                                 <span className="muted">{o.hit.field}: </span>
                                 <code>
-                                  <Marked text={o.hit.snippet} needle={trimmed} />
+                                  <Marked text={o.hit.snippet} needle={trimmed} whole={result.kind !== 'text'} />
                                 </code>
                               </span>
                             </li>

@@ -31,6 +31,13 @@ describe('search box model', () => {
     expect(splitMatch('Attacker 10.0.0.1 seen', '10.0.0.1')).toEqual(['Attacker ', '10.0.0.1', ' seen']);
     expect(splitMatch('T1059.001 PowerShell', 't1059')).toEqual(['', 'T1059', '.001 PowerShell']);
     expect(splitMatch('nothing', 'x')).toEqual(['nothing']);
+    // An identifier is marked where the search matched it, never inside a longer one.
+    expect(splitMatch('SSH password guessing against 192.168.56.103 by 192.168.56.1', '192.168.56.1', true)).toEqual(['SSH password guessing against 192.168.56.103 by ', '192.168.56.1', '']);
+    expect(splitMatch('only 192.168.56.103', '192.168.56.1', true)).toEqual(['only 192.168.56.103']);
+    expect(splitMatch('T1059.001 PowerShell', 't1059', true)).toEqual(['', 'T1059', '.001 PowerShell']);
+    expect(splitMatch('notevil.example and www.evil.example', 'evil.example', true)).toEqual(['notevil.example and www.', 'evil.example', '']);
+    // Free text stays a substring.
+    expect(splitMatch('mimikatz.exe', 'katz')).toEqual(['mimi', 'katz', '.exe']);
     expect(kindLabel('project-scan')).toBe('project scan');
   });
 

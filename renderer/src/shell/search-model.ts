@@ -37,12 +37,24 @@ export function moveActive(current: number, count: number, key: 'ArrowDown' | 'A
   return current <= 0 ? count - 1 : current - 1;
 }
 
-/** Splits `text` around the first case-insensitive occurrence of `needle` (for a <mark>); no match: one piece. */
-export function splitMatch(text: string, needle: string): readonly [string, string, string] | readonly [string] {
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/**
+ * Splits `text` around the first case-insensitive occurrence of `needle` (for a <mark>); no match: one piece. With
+ * `whole` (an identifier: address, hash, technique id, domain ...), only an occurrence that no letter or digit
+ * continues on either side, as the search matches them: 192.168.56.1 is not marked inside 192.168.56.103.
+ */
+export function splitMatch(text: string, needle: string, whole = false): readonly [string, string, string] | readonly [string] {
   const n = needle.trim();
   if (n.length === 0) return [text];
-  const i = text.toLowerCase().indexOf(n.toLowerCase());
-  return i < 0 ? [text] : [text.slice(0, i), text.slice(i, i + n.length), text.slice(i + n.length)];
+  const lower = text.toLowerCase();
+  const low = n.toLowerCase();
+  for (let i = lower.indexOf(low); i >= 0; i = lower.indexOf(low, i + 1)) {
+    const end = i + n.length;
+    if (whole && ((i > 0 && WORD_CHAR.test(text[i - 1]!)) || (end < text.length && WORD_CHAR.test(text[end]!)))) continue;
+    return [text.slice(0, i), text.slice(i, end), text.slice(end)];
+  }
+  return [text];
 }
 
 /** A short, readable kind label: `project-scan` -> `project scan`. */
