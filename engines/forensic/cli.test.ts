@@ -130,6 +130,20 @@ describe('forensic command line', () => {
     expect((JSON.parse(outside.stdout) as Summary).artifacts[0]?.error?.code).toBe('forbidden');
   });
 
+  it('takes a negative UTC offset as the next argument (the Americas), as with =, and reads the log in it', async () => {
+    const { root } = workspace();
+    const firstTime = async (args: string[]): Promise<string | undefined> => {
+      const r = await main(['analyze', 'auth.log', '--year', '2024', ...args, '--format', 'summary'], { cwd: root, env: {} });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      return (JSON.parse(r.stdout) as { artifacts: { firstTime?: string }[] }).artifacts[0]?.firstTime;
+    };
+    expect(await firstTime(['--utc-offset-hours', '-5'])).toBe('2024-03-03T15:00:01Z');
+    expect(await firstTime(['--utc-offset-hours=-5'])).toBe('2024-03-03T15:00:01Z');
+    expect(await firstTime(['--utc-offset-hours', '-3.5'])).toBe('2024-03-03T13:30:01Z');
+    // Anything else that starts with a dash is still an option.
+    expect((await main(['analyze', 'auth.log', '--utc-offset-hours', '--top', '1'], { cwd: root, env: {} })).code).toBe(2);
+  });
+
   it('refuses an option the command does not read (demo --ledger wrote no ledger without a word), naming it', async () => {
     const { root } = workspace();
     for (const [args, option] of [

@@ -518,9 +518,27 @@ function verifyCommand(positionals: readonly string[], values: Values, io: Requi
   return { code: result['ok'] === true ? 0 : 1, stdout: json(result), stderr: result['ok'] === true ? '' : `forensic: the ledger does not verify${typeof result['firstBroken'] === 'number' ? ` (first broken record: ${result['firstBroken']})` : ''}\n` };
 }
 
+/**
+ * `--utc-offset-hours -5` as `--utc-offset-hours=-5`: the option parser reads a value that starts with a dash as
+ * another option, which would refuse every offset west of Greenwich given the usual way. Only a number is joined.
+ */
+function joinNegativeOffsets(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if (arg === '--utc-offset-hours' && next !== undefined && /^-\d{1,2}(\.\d{1,2})?$/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 /** Runs the command line on `argv` (without node and script). */
 export function main(argv: readonly string[], environment: CliEnvironment = {}): Promise<CliResult> {
   const io: Required<CliEnvironment> = { env: environment.env ?? process.env, cwd: environment.cwd ?? process.cwd(), now: environment.now ?? (() => new Date()) };
+  argv = joinNegativeOffsets(argv);
   return runCommandLine(
     {
       tool: 'forensic',
