@@ -231,6 +231,23 @@ describe('provgate command line', () => {
     expect((await main(['--help'])).stdout).toContain('provgate gate EVENTS');
   });
 
+  it('lineage: a manifest the repository never had exits 2 and writes nothing; a tracked one gives its commits', async () => {
+    const repo = f('repo');
+    const git = (...args: string[]) => spawnSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.org', ...args], { encoding: 'utf8' });
+    spawnSync('git', ['init', '-q', repo]);
+    writeFileSync(path.join(repo, 'requirements.txt'), 'requests==2.31.0\n');
+    git('add', 'requirements.txt');
+    expect(git('commit', '-q', '-m', 'Pin requests (#7)').status).toBe(0);
+    const missing = await main(['lineage', repo, 'requirments.txt', '-o', f('none.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no commit of the repository touches that manifest');
+    expect(missing.stderr).not.toContain('requirments');
+    expect(() => readFileSync(f('none.json'))).toThrow();
+    const ok = await main(['lineage', repo, 'requirements.txt', '-o', f('lineage.json')]);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ wrote: 1 });
+  });
+
   it('as a process: exit code 1 on block, the decision on stdout', { timeout: 120_000 }, () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'engines/provgate/cli.ts', 'gate', f('tampered.json'), '--demo'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 100_000, env: { ...process.env, GATE_PUBKEY: '' } });
     expect(r.status).toBe(1);

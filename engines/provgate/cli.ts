@@ -14,7 +14,7 @@ import { isStage, PAYLOAD_SCHEMAS } from './events.js';
 import { loadEnvelopes, MAX_FILE_BYTES, saveEnvelopes } from './files.js';
 import { createStandaloneApp } from './http.js';
 import { defaultResourcesDir, layerBlastRadius, originStory, run, toCypherScript, toGraphDocument, VERSION } from './index.js';
-import { commitEvents, manifestHistory } from './lineage.js';
+import { commitEvents, manifestHistory, manifestTracked } from './lineage.js';
 import { buildIdFor, cyclonedxToBuild, sarifToSast, sbomJsonToBuild, scannerJsonToScan } from './ingest.js';
 import { DEMO_JOB, GATE_JOB, jobs, type GateJobResult } from './jobs.js';
 import { DEMO_SIGNING_KEY, demoTrust, keygen, signingKeyFromEnv, trustedFromEnv, trustedToJson } from './keys.js';
@@ -301,6 +301,8 @@ function lineageCommand(positionals: readonly string[], values: Values): CliResu
   }
   const out = outFile(values);
   const history = manifestHistory(repo as string, manifest as string, limit === undefined ? {} : { limit });
+  // An empty history is an answer only for a manifest the repository has; a mistyped path would otherwise write an empty file.
+  if (history.length === 0 && !manifestTracked(repo as string, manifest as string)) throw new UsageError('no commit of the repository touches that manifest (give its path inside the repository)');
   const key = signingKeyFromEnv();
   const layout = layoutOf(values);
   saveEnvelopes(

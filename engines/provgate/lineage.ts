@@ -109,6 +109,12 @@ function diff(before: Map<string, PinChange>, after: Map<string, PinChange>): { 
  * `manifest_history`: the oldest-first first-parent commits that added or removed at least one pin of the manifest,
  * renames followed. A version of the file that cannot be parsed keeps the pins it had (no spurious churn).
  */
+/** Whether any first-parent commit up to `rev` touched `manifest` (renames followed): false for a path the repository never had. */
+export function manifestTracked(repo: string, manifest: string, rev = 'HEAD'): boolean {
+  checkArgs(manifest, rev);
+  return touches(repo, manifest, rev).length > 0;
+}
+
 export function manifestHistory(repo: string, manifest: string, options: HistoryOptions = {}): HistoryCommit[] {
   const rev = options.rev ?? 'HEAD';
   checkArgs(manifest, rev);
