@@ -151,6 +151,22 @@ describe('FlowsWorkspace', () => {
     expect(screen.getByTestId('flows-score').textContent).toContain('not valid JSON');
   });
 
+  it('marks the verdicts stale once the text or an option changes, until scored again', async () => {
+    const { client } = fakeClient();
+    render(<FlowsWorkspace service={service} client={client} />);
+    const text = screen.getByTestId('flows-score-text');
+    fireEvent.change(text, { target: { value: '[{"Flow Duration": 120}]' } });
+    fireEvent.click(screen.getByTestId('flows-score-run'));
+    await screen.findByTestId('flows-verdict');
+    expect(screen.queryByTestId('flows-score-stale')).toBeNull();
+    fireEvent.change(text, { target: { value: '[{"Flow Duration": 99999}]' } });
+    expect(screen.getByTestId('flows-score-stale').textContent).toContain('changed since');
+    fireEvent.click(screen.getByTestId('flows-score-run'));
+    await waitFor(() => expect(screen.queryByTestId('flows-score-stale')).toBeNull());
+    fireEvent.click(screen.getByTestId('flows-defaults'));
+    expect(screen.getByTestId('flows-score-stale')).not.toBeNull();
+  });
+
   it('scores from the keyboard: Ctrl+Enter in the text scores it, and the verdicts take the focus the disabled Score button lost', async () => {
     const { client, posts } = fakeClient();
     render(<FlowsWorkspace service={service} client={client} />);

@@ -11,8 +11,16 @@ import { counted, displayProse } from '../../components/wording';
 import { Bars } from './Charts';
 import { describeModel, flowsFromCsv, flowsFromJson, fmt, fmtValue, MAX_CSV_BYTES, refuseScoring, type Flow, type ScoreResponse } from './model';
 
+/** What the shown verdicts were scored from: the pasted text (null for a CSV file) and the two options. */
+interface ScoredFrom {
+  readonly text: string | null;
+  readonly explain: boolean;
+  readonly defaults: boolean;
+}
+
 export function ScorePanel({ client, base }: { readonly client: ApiClient; readonly base: string }) {
   const [text, setText] = useState('');
+  const [scoredFrom, setScoredFrom] = useState<ScoredFrom | null>(null);
   const [explain, setExplain] = useState(true);
   const [defaults, setDefaults] = useState(false);
   const [answer, setAnswer] = useState<ScoreResponse | null>(null);
@@ -26,7 +34,7 @@ export function ScorePanel({ client, base }: { readonly client: ApiClient; reado
     setLocalError(message);
   };
 
-  const score = async (flows: Flow[]): Promise<void> => {
+  const score = async (flows: Flow[], source: string | null): Promise<void> => {
     setError(null);
     const refused = refuseScoring(flows.length, explain);
     if (refused) {
@@ -37,6 +45,7 @@ export function ScorePanel({ client, base }: { readonly client: ApiClient; reado
     setBusy(true);
     try {
       setAnswer(await client.post<ScoreResponse>(`${base}/score`, { explain, defaults, flows }));
+      setScoredFrom({ text: source, explain, defaults });
     } catch (err) {
       setError(asApiError(err));
     } finally {
@@ -46,7 +55,7 @@ export function ScorePanel({ client, base }: { readonly client: ApiClient; reado
 
   const fromText = (): void => {
     try {
-      void score(flowsFromJson(text));
+      void score(flowsFromJson(text), text);
     } catch (err) {
       refuse(err instanceof Error ? err.message : 'The text could not be read.');
     }
@@ -59,7 +68,7 @@ export function ScorePanel({ client, base }: { readonly client: ApiClient; reado
     }
     try {
       const { flows } = flowsFromCsv(await file.text());
-      await score(flows);
+      await score(flows, null);
     } catch (err) {
       refuse(err instanceof Error ? err.message : 'The CSV could not be read.');
     }
@@ -68,6 +77,8 @@ export function ScorePanel({ client, base }: { readonly client: ApiClient; reado
   // Score is disabled while scoring, which leaves focus on the page: the verdicts take it once shown.
   const verdicts = useRef<HTMLDivElement>(null);
   useFocusWhenLost(verdicts, answer);
+  // Verdicts of other flows or options than those now in the panel say so until scored again.
+  const stale = answer !== null && scoredFrom !== null && (scoredFrom.explain !== explain || scoredFrom.defaults !== defaults || (scoredFrom.text !== null && scoredFrom.text !== text));
 
   return (
     <section className={`panel ${dropClass}`} aria-label="Score flows" data-testid="flows-score" {...dropProps}>
@@ -110,7 +121,12 @@ export function ScorePanel({ client, base }: { readonly client: ApiClient; reado
       )}
       {error && <ErrorNote error={error} title={error.code === 'unavailable' ? 'No model to score with: run a study with the hardened model first' : 'Scoring failed'} />}
       {answer && (
-        <div data-testid="flows-verdicts" tabIndex={-1} ref={verdicts} aria-label="Verdicts" className="flows-verdicts">
+        <div data-testid="flows-verdicts" tabIndex={-1} ref={verdicts} aria-label="Verdicts" className={`flows-verdicts${stale ? ' flows-verdicts--stale' : ''}`}>
+          {stale && (
+            <p className="warn-note flows-verdicts__stale-note" role="status" data-testid="flows-score-stale">
+              These verdicts are for the flows and options as they were scored; the text or an option has changed since. Press Score (or Ctrl+Enter in the text) to score again.
+            </p>
+          )}
           {answer.model && (
             <p data-testid="flows-score-model">
               Scored by the {describeModel(answer.model)}.
