@@ -1,5 +1,5 @@
 // The pkgscan command line: first admin from stdin (never a default password), audit verification, usage errors.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -44,6 +44,28 @@ describe('pkgscan command line', () => {
     const dropped = await main(['verify-audit'], { stdin: stdin(''), db });
     expect(dropped.code).toBe(1);
     expect(dropped.stdout).toMatch(/missing triggers: pkgscan_audit_no_delete, pkgscan_audit_append_only/);
+  });
+
+  it('verify-audit on a data folder without a store exits 2 and creates nothing (never "ok 0 entries")', async () => {
+    const home = await mkdtemp(path.join(tmpdir(), 'pkgscan-verify-'));
+    const missing = path.join(home, 'typo');
+    vi.stubEnv('VITRINE_HOME', missing);
+    vi.stubEnv('PKGSCAN_DATABASE_URL', '');
+    try {
+      const r = await main(['verify-audit'], { stdin: stdin('') });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('holds no store');
+      expect(r.stderr).not.toContain(missing);
+      await expect(readdir(home)).resolves.toEqual([]);
+      // With a store there, it verifies as before.
+      vi.stubEnv('VITRINE_HOME', home);
+      expect((await main(['create-admin', '--email', 'root@example.org'], { stdin: stdin('a long admin password\n') })).code).toBe(0);
+      expect((await main(['verify-audit'], { stdin: stdin('') })).stdout).toMatch(/^ok 1 entries/);
+    } finally {
+      vi.unstubAllEnvs();
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it('import stores archives and audits each one as package.import (by system, without paths)', async () => {

@@ -1,5 +1,7 @@
 // The storage commands of `pkgscan` (the command line dispatches here): --database-url, migrate [--status],
 // create-admin and verify-audit on either backend, and migrating the shared database before a server or worker starts.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { UsageError, type CliResult } from '../../core/cli.js';
 import { openStandaloneStore } from '../../core/store.js';
@@ -129,6 +131,10 @@ export async function verifyAuditCommand(values: { 'expect-head'?: string | unde
   const countText = values['expect-count'];
   if (head !== undefined && !/^[0-9a-fA-F]{64}$/.test(head)) throw new UsageError('--expect-head must be a 64-digit hex SHA-256');
   if (countText !== undefined && !/^\d{1,15}$/.test(countText)) throw new UsageError('--expect-count must be a whole number');
+  // Opening a store creates it: a data folder without one (a mistyped VITRINE_HOME) would verify as an empty, intact log.
+  if (io.db === undefined && sharedUrl() === undefined && !existsSync(path.join(storeHome(), 'vitrine.db'))) {
+    throw new UsageError('the data folder (VITRINE_HOME) holds no store: there is no audit log to verify');
+  }
   return withStores(io, async (sqlite, shared) => {
     const v = await new AuditLog(sqlite, shared).verifyChain({ ...(head !== undefined ? { head } : {}), ...(countText !== undefined ? { count: Number(countText) } : {}) });
     const where = v.first_broken_seq !== null ? `broken at seq ${v.first_broken_seq}` : 'broken';
