@@ -47,6 +47,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
   const [text, setText] = useState('');
   const [useClassifier, setUseClassifier] = useState(false);
   const [extraction, setExtraction] = useState<ExtractResponse | null>(null);
+  const [extractedText, setExtractedText] = useState('');
   const [reportName, setReportName] = useState('pasted report');
   const [fileScenario, setFileScenario] = useState<{ readonly title: string; readonly body: unknown; readonly n: number } | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
@@ -322,7 +323,11 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
           useClassifier={useClassifier}
           onClassifier={setUseClassifier}
           extraction={extraction}
-          onExtraction={setExtraction}
+          extractedText={extractedText}
+          onExtraction={(e, from) => {
+            setExtraction(e);
+            setExtractedText(from);
+          }}
           reportName={reportName}
           onReportName={setReportName}
         />

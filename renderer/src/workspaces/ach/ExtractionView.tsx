@@ -23,13 +23,15 @@ interface Props {
   readonly onClassifier: (on: boolean) => void;
   /** The last extraction (the heat map reads it too). */
   readonly extraction: ExtractResponse | null;
-  readonly onExtraction: (e: ExtractResponse | null) => void;
+  /** The text the extraction was made from: its spans are offsets into it, not into the text as edited since. */
+  readonly extractedText: string;
+  readonly onExtraction: (e: ExtractResponse | null, text: string) => void;
   /** The report's name (a file's, else `pasted report`): Send to titles the finding with it. */
   readonly reportName: string;
   readonly onReportName: (name: string) => void;
 }
 
-export function ExtractionView({ client, base, text, onText: setText, useClassifier, onClassifier: setUseClassifier, extraction, onExtraction: setExtraction, reportName, onReportName: setReportName }: Props) {
+export function ExtractionView({ client, base, text, onText: setText, useClassifier, onClassifier: setUseClassifier, extraction, extractedText, onExtraction: setExtraction, reportName, onReportName: setReportName }: Props) {
   const [extractError, setExtractError] = useState<ApiError | null>(null);
   const [extracting, setExtracting] = useState(false);
 
@@ -38,14 +40,15 @@ export function ExtractionView({ client, base, text, onText: setText, useClassif
     const raw = await file.text();
     setReportName(file.name);
     setText(reportText(file.name, raw));
-    setExtraction(null);
+    setExtraction(null, '');
   };
 
   const runExtract = async (): Promise<void> => {
     if (text.trim() === '' || overLimit(text, MAX_TEXT_CHARS)) return;
     setExtracting(true);
     try {
-      setExtraction(await client.post<ExtractResponse>(`${base}/extract`, { text, classifier: useClassifier }));
+      const sent = text;
+      setExtraction(await client.post<ExtractResponse>(`${base}/extract`, { text: sent, classifier: useClassifier }), sent);
       setExtractError(null);
     } catch (err) {
       setExtractError(asApiError(err));
@@ -102,13 +105,19 @@ export function ExtractionView({ client, base, text, onText: setText, useClassif
           <SendToButton client={client} finding={extraction ? extractionFinding(extraction, reportName) : null} label="Send to…" testId="extraction-send-to" />
         </div>
         {!extraction && <p className="muted">Paste a report and press Extract: indicators and techniques are highlighted where they occur.</p>}
+        {extraction && extractedText !== text && (
+          <p className="ach__stale-note" role="status" data-testid="extraction-stale">
+            The report text has changed since this extraction: the marks below are on the text as it was extracted. Press Extract (Ctrl+Enter) to
+            extract it again.
+          </p>
+        )}
         {extraction && (
           <>
             <p className="muted">
               {extractionCounts(extraction.extraction)}
             </p>
             <pre className="ach__spans" data-testid="spans">
-              {segments(text.slice(0, extraction.extraction.length), extraction.extraction.indicators, extraction.extraction.techniques).map((s) =>
+              {segments(extractedText.slice(0, extraction.extraction.length), extraction.extraction.indicators, extraction.extraction.techniques).map((s) =>
                 s.marks.length === 0 ? (
                   <span key={s.start}>{s.text}</span>
                 ) : (
