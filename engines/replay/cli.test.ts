@@ -89,6 +89,23 @@ describe('replay command line', { timeout: 180_000 }, () => {
     expect((JSON.parse((await main(['analyze', pcap, '--name', 'C:\\cases\\night.pcap'])).stdout) as { name: string }).name).toBe('night.pcap');
   });
 
+  it('analyze refuses a --name the HTTP route refuses (over 200 characters, empty, control characters), without echoing it', async () => {
+    const pcap = path.join(dir, 'named.pcap');
+    expect((await main(['demo', '--benign', '5', '--seed', '3', '--out', pcap])).code).toBe(0);
+    const longest = 'n'.repeat(196) + '.pcap';
+    expect(longest).toHaveLength(201);
+    for (const bad of [longest, '', 'evening\u001b[31m.pcap', 'line\nbreak.pcap']) {
+      const r = await main(['analyze', pcap, '--name', bad]);
+      expect(r.code, JSON.stringify(bad)).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('--name must be 1 to 200 characters');
+      if (bad !== '') expect(r.stderr).not.toContain(bad.slice(0, 20));
+    }
+    const ok = await main(['analyze', pcap, '--name', longest.slice(1)]);
+    expect(ok.code).toBe(0);
+    expect((JSON.parse(ok.stdout) as { name: string }).name).toBe(longest.slice(1));
+  });
+
   it('serve refuses a non-loopback host without --allow-remote', () => {
     const r = run(['serve', '--host', '0.0.0.0']);
     expect(r.status).toBe(2);

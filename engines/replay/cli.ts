@@ -4,6 +4,7 @@ import path from 'node:path';
 import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import { serveWithStore } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
+import { textWithoutControls } from '../core/validation.js';
 import { createStandaloneApp } from './http.js';
 import { CAPTURE_FORMATS, DEFAULT_INDICATORS_RELATIVE, defaultResourcesDir, demo, loadIndicators, MAX_BENIGN_FLOWS, VERSION } from './index.js';
 import { ANALYZE_JOB, jobs } from './jobs.js';
@@ -46,6 +47,8 @@ const options = {
 
 type Values = CliValues<typeof options>;
 
+const NAME = textWithoutControls(200);
+
 function indicatorsPathOf(file: string | undefined): string {
   return file === undefined ? path.join(defaultResourcesDir(), DEFAULT_INDICATORS_RELATIVE) : path.resolve(file);
 }
@@ -62,7 +65,9 @@ async function analyzeCommand(positionals: readonly string[], values: Values): P
   const format = values.format ?? 'auto';
   if (!(CAPTURE_FORMATS as readonly string[]).includes(format)) throw new UsageError('--format must be auto, pcap, pcapng or zeek');
   const file = path.resolve(positionals[0] as string);
-  // A display name, as the HTTP route keeps it: the folder part dropped.
+  // A display name, as the HTTP route takes it (1 to 200 characters, no control characters) and keeps it: the folder
+  // part dropped. A name taken from the file is cut to 200 characters instead.
+  if (values.name !== undefined && !NAME.safeParse(values.name).success) throw new UsageError('--name must be 1 to 200 characters without control characters');
   const name = (values.name ?? path.basename(file)).replace(/^.*[\\/]/, '');
   const indicatorsPath = indicatorsPathOf(values.indicators);
   loadIndicators(indicatorsPath); // a bad --indicators path fails before the capture is read
