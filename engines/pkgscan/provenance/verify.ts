@@ -4,6 +4,7 @@ import { bundleFromJSON, type Bundle } from '@sigstore/bundle';
 import { ASN1Obj, X509Certificate } from '@sigstore/core';
 import { Verifier, toSignedEntity } from '@sigstore/verify';
 import type { ProvenanceResult, ScanFinding, Severity } from '../../core/contracts/pkgscan.js';
+import { setOwn } from '../../core/own.js';
 import { defaultResourcesDir } from '../config.js';
 import type { PackageRelease } from '../package/types.js';
 
@@ -260,7 +261,7 @@ export function verifySigstoreBundle(json: unknown, trust: ProvenanceTrust): { b
     const digest = at(s, 'digest');
     if (name === null || !isObject(digest)) return [];
     const d: Record<string, string> = {};
-    for (const [k, v] of Object.entries(digest)) if (typeof v === 'string') d[k] = v.toLowerCase();
+    for (const [k, v] of Object.entries(digest)) if (typeof v === 'string') setOwn(d, k, v.toLowerCase());
     return [{ name, digest: d }];
   });
   return { bundle, statement: { predicateType, subject: subjects, predicate: at(parsed, 'predicate') } };
