@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenResponse } from '../../../../engines/core/contracts/pkgscan';
 import { ApiError, type ApiClient, type RequestOptions } from '../../api/client';
-import { actorName, errorLines, pkgscanApi, refreshOnce } from './session';
+import { actorName, errorLines, login, logout, pkgscanApi, refreshOnce, resume } from './session';
 
 const tokens = (n: number): TokenResponse => ({
   access_token: `access-${n}`,
@@ -76,4 +76,40 @@ describe('actorName', () => {
     expect(actorName('ede2f0e3-1111-2222-3333-444455556666', emails)).toBe('ede2f0e3');
     expect(actorName('system', emails)).toBe('system');
   });
+});
+
+describe('resume', () => {
+  /** A localStorage of this test's own (the tests run without a DOM). */
+  function withStorage(run: () => Promise<void>): Promise<void> {
+    const items = new Map<string, string>();
+    const storage = { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v), removeItem: (k: string) => void items.delete(k) };
+    const saved = Object.getOwnPropertyDescriptor(globalThis, 'localStorage');
+    Object.defineProperty(globalThis, 'localStorage', { value: storage, configurable: true });
+    return run().finally(() => {
+      if (saved) Object.defineProperty(globalThis, 'localStorage', saved);
+      else delete (globalThis as { localStorage?: unknown }).localStorage;
+    });
+  }
+
+  it('asks for no session before this browser ever signed in, then resumes after a sign-in, and not after a sign-out', () =>
+    withStorage(async () => {
+      const client = fakeClient(() => Promise.resolve(tokens(1)), new Set());
+      expect(await resume(client, '/svc/pkgscan')).toBeNull();
+      expect(client.calls).toEqual([]);
+      await login(client, '/svc/pkgscan', 'a@b.c', 'pw');
+      expect((await resume(client, '/svc/pkgscan'))?.access_token).toBe('access-1');
+      expect(client.calls).toEqual(['/svc/pkgscan/api/v1/auth/login ', 'refresh']);
+      await logout(client, '/svc/pkgscan');
+      expect(await resume(client, '/svc/pkgscan')).toBeNull();
+      expect(client.calls.filter((c) => c === 'refresh')).toHaveLength(1);
+    }));
+
+  it('forgets the mark when the cookie is gone (a refresh refused)', () =>
+    withStorage(async () => {
+      const client = fakeClient(() => Promise.reject(new ApiError(401, 'unauthorized', 'no')), new Set());
+      await login(client, '/svc/pkgscan', 'a@b.c', 'pw');
+      expect(await resume(client, '/svc/pkgscan')).toBeNull();
+      expect(await resume(client, '/svc/pkgscan')).toBeNull();
+      expect(client.calls.filter((c) => c === 'refresh')).toHaveLength(1);
+    }));
 });

@@ -47,8 +47,34 @@ export function pkgscanApi(client: ApiClient, base: string, token: () => string 
   };
 }
 
+/**
+ * Whether this browser holds a refresh cookie of the service at `base`, as far as the page knows: set at sign-in,
+ * cleared at sign-out and when a refresh finds none. The cookie itself is httpOnly; the mark only spares a page load
+ * that has never signed in the refresh request and its 401 (a failed request in the console on every load).
+ */
+const markKey = (base: string): string => `vitrine.pkgscan.signed-in:${base}`;
+
+function mark(base: string, on: boolean): void {
+  try {
+    if (on) globalThis.localStorage.setItem(markKey(base), '1');
+    else globalThis.localStorage.removeItem(markKey(base));
+  } catch {
+    // No storage: the page asks for a session on every load, as without the mark.
+  }
+}
+
+function marked(base: string): boolean {
+  try {
+    return globalThis.localStorage.getItem(markKey(base)) === '1';
+  } catch {
+    return true;
+  }
+}
+
 export async function login(client: ApiClient, base: string, email: string, password: string): Promise<TokenResponse> {
-  return client.post<TokenResponse>(`${base}/api/v1/auth/login`, { email, password }, { withCredentials: true });
+  const t = await client.post<TokenResponse>(`${base}/api/v1/auth/login`, { email, password }, { withCredentials: true });
+  mark(base, true);
+  return t;
 }
 
 /** Refreshes in flight, per service base: one refresh at a time, since presenting a rotated token twice revokes the session. */
@@ -66,12 +92,16 @@ export function refreshOnce(client: ApiClient, base: string): Promise<TokenRespo
   return p;
 }
 
-/** Restores a session from the refresh cookie (null when there is none or it was revoked). */
-export function resume(client: ApiClient, base: string): Promise<TokenResponse | null> {
-  return refreshOnce(client, base);
+/** Restores a session from the refresh cookie (null when there is none or it was revoked; no request when this browser never signed in). */
+export async function resume(client: ApiClient, base: string): Promise<TokenResponse | null> {
+  if (!marked(base)) return null;
+  const t = await refreshOnce(client, base);
+  if (t === null) mark(base, false);
+  return t;
 }
 
 export async function logout(client: ApiClient, base: string): Promise<void> {
+  mark(base, false);
   try {
     await client.post(`${base}/api/v1/auth/logout`, undefined, { withCredentials: true });
   } catch {
