@@ -31,8 +31,8 @@ export const cellKey = (evidence: string, hypothesis: string): string => `${evid
 /** The select value of a scenario opened from a file (no bundled name can look like it). */
 export const FILE_SCENARIO = '__file__';
 
-/** Largest scenario file (the service's limit). */
-export const MAX_SCENARIO_BYTES = 1024 * 1024;
+/** Largest scenario file: the attribution service's request body limit (its MAX_BODY_BYTES, the spec's 1 MB as 10^6 bytes). */
+export const MAX_SCENARIO_BYTES = 1_000_000;
 
 /** A report file's text: the `text` or `signal` field of a JSON file (TRAM .mjson), else the file as it is. */
 export function reportText(name: string, raw: string): string {
