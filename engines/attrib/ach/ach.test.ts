@@ -290,6 +290,25 @@ describe('a hypothesis no evidence tests', () => {
     expect(a.warnings.join(' ')).toContain('H-OTHER');
   });
 
+  it('the conclusion writes the scores as the matrix shows them (two decimals)', () => {
+    const scenario = (second: 'low' | 'medium') =>
+      parseScenario({
+        hypotheses: [
+          { id: 'A', title: 'A' },
+          { id: 'B', title: 'B' },
+        ],
+        evidence: [
+          { id: 'E1', summary: 'x', credibility: 'high', relevance: 'high', ratings: { A: 'C', B: 'I' } },
+          { id: 'E2', summary: 'y', credibility: 'low', relevance: second, ratings: { A: 'I', B: 'C' } },
+          { id: 'E3', summary: 'z', credibility: 'medium', relevance: 'low', ratings: { A: 'I', B: 'II' } },
+        ],
+      });
+    const a = analyzeScenario(scenario('low'), { now: NOW });
+    expect(a.hypotheses.map((h) => h.inconsistency)).toEqual([0.625, 1.75]);
+    expect(a.conclusion).toContain('(weighted inconsistency 0.63, against 1.75 for B)');
+    expect(a.conclusion).not.toContain('0.625');
+  });
+
   it('when nothing is tested at all: a tie, never strong, and the conclusion says to rate the evidence', () => {
     const a = analyzeScenario(parseScenario({ hypotheses: [{ id: 'H1', title: 'one' }, { id: 'H-OTHER', title: 'other' }], evidence: [{ id: 'E1', summary: 'x', ratings: { H1: 'N', 'H-OTHER': 'N' } }] }));
     expect(a.strength).toBe('tie');

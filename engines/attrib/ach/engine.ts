@@ -52,6 +52,12 @@ function weightOf(w: AchWeight | undefined): number {
 
 const round = (v: number): number => Math.round(v * 1e4) / 1e4;
 
+/** Two scores for a sentence: two decimals, or all four kept when two decimals would write unequal scores alike. */
+function scoreTexts(a: number, b: number): [string, string] {
+  const two: [string, string] = [a.toFixed(2), b.toFixed(2)];
+  return two[0] === two[1] && a !== b ? [String(a), String(b)] : two;
+}
+
 /** The hypotheses of a scenario: as given, or one per actor. */
 export function hypothesesOf(s: AchScenario): AchHypothesis[] {
   return s.hypotheses ? [...s.hypotheses] : (s.actors ?? []).map((a) => ({ id: a.id, title: a.name, actor: a.id }));
@@ -275,11 +281,13 @@ export function analyzeScenario(s: AchScenario, options: AchOptions = {}): AchAs
   const strength = strengthOf(margin, removalFlips, critical.length - removalFlips, maxWeight, leaderTested);
   const leader = hypotheses[0]!;
   const runner = hypotheses[1]!;
+  // Scores as the matrix shows them (two decimals), with the kept four where two would make unequal scores read alike.
+  const [leaderScore, runnerScore] = scoreTexts(leader.inconsistency, runner.inconsistency);
   const conclusion = !leaderTested
     ? 'No evidence is rated consistent or inconsistent with any hypothesis, so nothing ranks them: rate the evidence (C, I) against each hypothesis first.'
     : strength === 'tie'
-      ? `No hypothesis leads: ${[leader, ...hypotheses.filter((h) => tiedWith.includes(h.id))].map((h) => h.title).join(', ')} are equally inconsistent with the evidence (weighted inconsistency ${leader.inconsistency}).`
-      : `${leader.title} is the least inconsistent hypothesis (weighted inconsistency ${leader.inconsistency}, against ${runner.inconsistency} for ${runner.title}); ${STRENGTH_WORDS[strength]}.` +
+      ? `No hypothesis leads: ${[leader, ...hypotheses.filter((h) => tiedWith.includes(h.id))].map((h) => h.title).join(', ')} are equally inconsistent with the evidence (weighted inconsistency ${leaderScore}).`
+      : `${leader.title} is the least inconsistent hypothesis (weighted inconsistency ${leaderScore}, against ${runnerScore} for ${runner.title}); ${STRENGTH_WORDS[strength]}.` +
         (critical.length > 0 ? ` Items to re-check: ${critical.map((c) => c.evidence).join(', ')}.` : '');
 
   const warnings: string[] = [];
