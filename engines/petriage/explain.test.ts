@@ -48,6 +48,16 @@ describe('explanation families', () => {
   });
 });
 
+describe('counts in the evidence', () => {
+  it('a count of one reads in the singular (1 imported function, 1 section, 1 export, 1 printable string)', () => {
+    const r = analyze(buildPe({ imports: [{ dll: 'KERNEL32.dll', symbols: ['ExitProcess'] }] }), model);
+    const evidence = r.explanation.families.flatMap((f) => f.evidence);
+    expect(evidence).toContain('1 imported function');
+    for (const s of familySamples(1, 2024)) evidence.push(...analyze(s.bytes, model).explanation.families.flatMap((f) => f.evidence));
+    for (const e of evidence) expect(e).not.toMatch(/^1 (sections|printable strings|imported functions|exports)$/);
+  });
+});
+
 describe('the result\'s summary', () => {
   it('gives the overlay its entropy and the headers theirs', () => {
     let seed = 1;
