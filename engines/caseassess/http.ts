@@ -79,7 +79,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
       const kase = validateCase(req.body);
       knowledgeGraph();
       const signal = abortOnClientClose(res);
-      const result = await ctx.jobs.run(ASSESS_JOB, { kgPath, case: req.body as unknown, format }, { signal, label: `Case ${kase.case_id.slice(0, 60)}` });
+      const result = await ctx.jobs.run(ASSESS_JOB, { kgPath, case: req.body as unknown, format }, { signal, label: `Case ${(kase.title?.trim() || kase.case_id).slice(0, 60)}` });
       // The result crossed a process boundary: check its shape before it is stored and served.
       if (!isJobResult(result) || !assessmentSchema.safeParse(result.assessment).success) throw new VitrineError('internal', 'the assessment job returned no valid assessment');
       const assessment: Assessment = result.assessment;

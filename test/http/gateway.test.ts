@@ -156,12 +156,13 @@ describe('gateway', () => {
   });
 
   it('runs a real assessment through the gateway in a worker process and reports the job', async () => {
-    const kase = { case_id: 'gateway-contract', techniques: ['T1059.001', 'T1566.001', 'T1078'].map((id, i) => ({ evidence_id: `T${i + 1}`, id })) };
+    const kase = { case_id: 'gateway-contract', title: 'Mail server intrusion', techniques: ['T1059.001', 'T1566.001', 'T1078'].map((id, i) => ({ evidence_id: `T${i + 1}`, id })) };
     const reply = await request('POST', '/svc/caseassess/assess', { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(kase) });
     expect(reply.status).toBe(200);
     expect(reply.json()).toMatchObject({ leading: { rank: 1 } });
     const jobs = (await request('GET', '/api/jobs')).json() as { items: JobInfo[] };
-    expect(jobs.items.find((j) => j.type === 'caseassess.assess')).toMatchObject({ service: 'caseassess', state: 'succeeded' });
+    // The status bar names the case by its title where it has one.
+    expect(jobs.items.find((j) => j.type === 'caseassess.assess')).toMatchObject({ service: 'caseassess', state: 'succeeded', label: 'Case Mail server intrusion' });
     const invalid = await request('POST', '/svc/caseassess/assess', { headers: { 'Content-Type': 'application/json' }, body: '{"case_id": 7}' });
     expect(invalid.status).toBe(422);
     expectErrorShape(invalid, 'validation_failed');
