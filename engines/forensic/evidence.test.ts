@@ -49,6 +49,8 @@ describe('resolveEvidence', () => {
     }
     expect(resolveEvidence(root, 'inside.log').relative).toBe('host1/auth.log');
     expect(refusal(() => resolveEvidence(root, 'host1/missing.log')).code).toBe('not_found');
+    // A missing path may have been meant as a file or a folder: the answer says neither is there.
+    expect(refusal(() => resolveEvidence(root, 'host9/logs')).message).toBe('no evidence file or folder at that path');
     expect(refusal(() => resolveEvidence(path.join(root, 'nope'), 'x')).code).toBe('not_found');
   });
 

@@ -59,7 +59,7 @@ export function resolveEvidence(root: string, target: string): EvidencePath {
     real = realpathSync(lexical);
   } catch (err) {
     const code = (err as { code?: unknown } | null)?.code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new VitrineError('not_found', 'the evidence file does not exist', { cause: err });
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new VitrineError('not_found', 'no evidence file or folder at that path', { cause: err });
     throw new VitrineError('forbidden', 'the evidence path cannot be resolved', { cause: err });
   }
   if (!within(realRoot, real)) throw new VitrineError('forbidden', 'the evidence path leaves the evidence root through a symbolic link');
@@ -67,7 +67,7 @@ export function resolveEvidence(root: string, target: string): EvidencePath {
   try {
     stats = statSync(real);
   } catch (err) {
-    throw new VitrineError('not_found', 'the evidence file does not exist', { cause: err });
+    throw new VitrineError('not_found', 'no evidence file or folder at that path', { cause: err });
   }
   if (!stats.isFile() && !stats.isDirectory()) throw new VitrineError('validation_failed', 'evidence must be a regular file or a folder');
   const rel = path.relative(realRoot, real).split(path.sep).join('/');
