@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The Detections panel: rules that could not run are counted and listed (file, title, reason); tactics shown per rule.
+// The Detections panel: rules that could not run are counted and listed (file, title, reason); author under the title, hosts a line each, tactics by name per rule.
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DetectionsPanel } from './Detections';
@@ -36,6 +36,28 @@ describe('DetectionsPanel', () => {
     expect(cells).toEqual([['2024-01-01 00:00:00'], ['2024-01-01 00:00:00', '2024-01-01 00:05:00.1234567']]);
   });
 
+  it('names the author under the rule title, lists hosts a line each with breaks after dots, and counts hosts past three', () => {
+    const many = { ...row, ruleId: 'r3', title: 'Many hosts', author: null, hosts: ['01566s-win16-ir.threebeesco.com', 'PC01.example.corp', 'B', 'C', 'D'] };
+    const two = { ...row, ruleId: 'r4', title: 'Two hosts', hosts: ['A', 'B.corp'] };
+    render(<DetectionsPanel rows={[row, many, two]} selected={null} onSelect={() => undefined} />);
+    const rows = [...screen.getByTestId('detections').querySelectorAll('tbody tr')];
+    expect(rows[0]!.querySelector('td:nth-child(2) .detections__author')?.textContent).toBe('by Vitrine');
+    expect(rows[1]!.querySelector('.detections__author')?.textContent).toBe('author not given');
+    const hosts = rows[1]!.querySelector('.detections__hosts')!;
+    expect([...hosts.querySelectorAll('.detections__host')].map((h) => h.textContent)).toEqual(['01566s-win16-ir.threebeesco.com', 'PC01.example.corp', 'B', 'and 2 more']);
+    expect(hosts.querySelectorAll('.detections__host')[0]!.querySelectorAll('wbr')).toHaveLength(2);
+    expect(hosts.getAttribute('title')).toBe('01566s-win16-ir.threebeesco.com\nPC01.example.corp\nB\nC\nD');
+    expect([...rows[2]!.querySelectorAll('.detections__host')].map((h) => h.textContent)).toEqual(['A', 'B.corp']);
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Level', 'Rule', 'Count', 'Hosts', 'First / last seen (UTC)', 'Techniques / tactics']);
+  });
+
+  it('writes informational as info in its badge, the whole word on hover', () => {
+    render(<DetectionsPanel rows={[{ ...row, level: 'informational' }]} selected={null} onSelect={() => undefined} />);
+    const badge = screen.getByTestId('detections').querySelector('tbody .level-badge')!;
+    expect(badge.textContent).toBe('info');
+    expect(badge.getAttribute('title')).toBe('informational');
+  });
+
   it('shows how many rules could not run and lists each with its file and reason', () => {
     render(<DetectionsPanel rows={[row]} selected={null} onSelect={() => undefined} problems={problems} techniqueNames={new Map([['T1685.005', 'Clear Windows Event Logs']])} />);
     const box = screen.getByTestId('rule-problems');
@@ -43,7 +65,8 @@ describe('DetectionsPanel', () => {
     fireEvent.click(screen.getByText(/could not run/));
     expect(box.textContent).toContain('user/broken.yml');
     expect(box.textContent).toContain('the condition names a search identifier');
-    expect(screen.getByTestId('detections').textContent).toContain('defense-impairment');
+    expect(screen.getByTestId('detections').textContent).toContain('defense impairment');
+    expect(screen.getByText('defense impairment').parentElement?.getAttribute('title')).toBe('defense-impairment');
     expect(screen.getByText('T1685.005').getAttribute('title')).toBe('T1685.005 Clear Windows Event Logs');
   });
 

@@ -8,8 +8,49 @@ import { counted } from '../../components/wording';
 type Level = DetectionSummary['level'];
 const LEVELS: readonly Level[] = ['informational', 'low', 'medium', 'high', 'critical'];
 
+/** A rule's level as the shared badge; informational is written `info` (as the other workspaces' badges), the whole word on hover. */
 export function LevelBadge({ level }: { readonly level: DetectionSummary['level'] }) {
-  return <span className={`sev sev--${level} level-badge`}>{level}</span>;
+  return (
+    <span className={`sev sev--${level} level-badge`} title={level === 'informational' ? 'informational' : undefined}>
+      {level === 'informational' ? 'info' : level}
+    </span>
+  );
+}
+
+/** Hosts listed in a row before the rest are counted (all of them on hover). */
+const HOSTS_SHOWN = 3;
+
+/** A host name with a break opportunity after each dot, so a long FQDN wraps at its labels (a hyphen already is one). */
+function HostName({ name }: { readonly name: string }) {
+  const parts = name.split(/(?<=\.)/u);
+  return (
+    <span className="detections__host">
+      {parts.map((p, i) => (
+        <span key={i}>
+          {p}
+          {i < parts.length - 1 && <wbr />}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+function HostsCell({ hosts }: { readonly hosts: readonly string[] }) {
+  if (hosts.length === 0) return <td>—</td>;
+  const more = hosts.length - HOSTS_SHOWN;
+  return (
+    <td title={hosts.join('\n')} className="detections__hosts">
+      {hosts.slice(0, more > 1 ? HOSTS_SHOWN : hosts.length).map((h) => (
+        <HostName key={h} name={h} />
+      ))}
+      {more > 1 && <span className="muted detections__host">and {more.toLocaleString('en')} more</span>}
+    </td>
+  );
+}
+
+/** An ATT&CK tactic as a short name on one line (`privilege escalation`); the tag (`privilege-escalation`) is the cell's hover. */
+function tacticLabel(tactic: string): string {
+  return tactic === 'command-and-control' ? 'command & control' : tactic.replace(/-/gu, ' ');
 }
 
 export interface DetectionsPanelProps {
@@ -129,9 +170,7 @@ export function DetectionsPanel({ rows, selected, onSelect, problems = [], techn
                 </th>
                 <th scope="col">Hosts</th>
                 <th scope="col">First / last seen (UTC)</th>
-                <th scope="col">Techniques</th>
-                <th scope="col">Tactics</th>
-                <th scope="col">Author</th>
+                <th scope="col">Techniques / tactics</th>
               </tr>
             </thead>
             <tbody>
@@ -140,23 +179,31 @@ export function DetectionsPanel({ rows, selected, onSelect, problems = [], techn
                   <td>
                     <LevelBadge level={r.level} />
                   </td>
-                  <td>
+                  <td className="detections__rule">
                     <button type="button" className="link" onClick={() => onSelect(selected === r.ruleId ? null : r)} aria-pressed={selected === r.ruleId} title="Show this rule's events in the timeline">
                       {r.title}
                     </button>
+                    <span className="muted detections__author" title={r.author ?? undefined}>
+                      {r.author !== null ? `by ${r.author}` : 'author not given'}
+                    </span>
                   </td>
                   <td className="num">{r.count.toLocaleString('en')}</td>
-                  <td>{r.hosts.join(', ') || '—'}</td>
+                  <HostsCell hosts={r.hosts} />
                   <td>
                     <div className="when">{r.firstSeen ? shortTime(r.firstSeen) : '—'}</div>
                     {r.lastSeen !== null && r.lastSeen !== r.firstSeen && <div className="when muted">{shortTime(r.lastSeen)}</div>}
                   </td>
-                  <td className="detections__techniques" title={r.techniques.map((t) => `${t} ${techniqueNames?.get(t) ?? ''}`.trim()).join('\n') || undefined}>
-                    {r.techniques.join(', ') || '—'}
-                  </td>
-                  <td className="detections__techniques">{r.tactics.join(', ') || '—'}</td>
-                  <td className="muted" title={r.author ?? undefined}>
-                    <span className="detections__author">{r.author ?? '—'}</span>
+                  <td className="detections__attack">
+                    <div className="detections__techniques" title={r.techniques.map((t) => `${t} ${techniqueNames?.get(t) ?? ''}`.trim()).join('\n') || undefined}>
+                      {r.techniques.join(', ') || '—'}
+                    </div>
+                    {r.tactics.length > 0 && (
+                      <div className="muted detections__tactics" title={r.tactics.join('\n')}>
+                        {r.tactics.map((t) => (
+                          <span key={t}>{tacticLabel(t)}</span>
+                        ))}
+                      </div>
+                    )}
                   </td>
                 </tr>
               ))}
