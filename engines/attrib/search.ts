@@ -8,6 +8,7 @@ import type { Database } from 'better-sqlite3';
 import type { AchScenario } from '../core/contracts/ach.js';
 import { attackLookup } from '../core/attack/lookup.js';
 import { likeContains, locateInJson, matchFields, searchRows, type ParsedQuery, type SearchField, type SearchHit, type SearchProvider } from '../core/search.js';
+import { plural } from '../core/wording.js';
 import { collectionById } from './taxii/collections.js';
 
 interface MatrixRow {
@@ -18,8 +19,6 @@ interface MatrixRow {
   updated_at: string;
   scenario_json: string;
 }
-
-const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
 /**
  * Where a stored matrix holds the query, identifying parts first: its title and evidence technique ids (3), its

@@ -13,6 +13,7 @@ import type {
 } from '../core/contracts/caseassess.js';
 import { attackLookup, type ResolvedTechnique } from '../core/attack/lookup.js';
 import { canonicalHash } from '../core/canonical.js';
+import { plural } from '../core/wording.js';
 import { dateRange } from './case.js';
 import { indicatorKey, parentTechnique, type KnowledgeGraph } from './kg.js';
 import { normalisePlace, normaliseSector, placeContains, vocabularyKey, WORLDWIDE } from './vocabulary.js';
@@ -579,7 +580,6 @@ function insufficientEvidence(c: AssessmentConfidence, kase: CaseFile, warnings:
   const parts: string[] = [];
   const total = (kase.techniques?.length ?? 0) + (kase.software?.length ?? 0) + (kase.indicators?.length ?? 0) + (kase.sectors?.length ?? 0) + (kase.regions?.length ?? 0) + (kase.time_window ? 1 : 0);
   if (total === 0) parts.push('the case holds no evidence');
-  const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
   if (count('unknown_technique') > 0) parts.push(`${plural(count('unknown_technique'), 'technique')} the knowledge graph does not know`);
   if (count('unknown_software') > 0) parts.push(`${plural(count('unknown_software'), 'software name')} the knowledge graph does not know`);
   if ((kase.indicators?.length ?? 0) > 0) parts.push(`${plural(kase.indicators!.length, 'indicator')}, which no actor profile links to`);

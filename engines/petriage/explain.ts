@@ -1,14 +1,10 @@
 // Explanations in an analyst's terms: the model's per-feature contributions summed into named families (imports of a capability, section
 // entropy, strings, header anomalies, byte distribution, ...), each with the file's concrete evidence instead of hashed feature names.
+import { plural } from '../core/wording.js';
 import type { AuthenticodeResult } from './authenticode/types.js';
 import { apiKey, type Capability, type CapabilityRules } from './capabilities.js';
 import { FEATURE_NAMES, GROUP_OFFSET, groupOf } from './features.js';
 import type { PeDissection } from './pe/types.js';
-
-/** `1 section`, `3 sections`: a count with its noun in the right number. */
-function counted(n: number, noun: string): string {
-  return `${n} ${n === 1 ? noun : `${noun}s`}`;
-}
 
 export interface ExplanationFamily {
   /** Stable id: `imports:<capability tag>`, `imports:other`, `libraries`, `section-entropy`, `section-layout`, `strings`, `header`, `byte-distribution`, `exports`. */
@@ -157,7 +153,7 @@ export function explainFamilies(input: {
           const ev: string[] = [];
           if (name === 'section.readExecute' || name === 'section.write') {
             for (const s of d.sections) if (s.flags.includes('MEM_WRITE') && s.flags.includes('MEM_EXECUTE')) ev.push(`${s.name || '(no name)'} is writable and executable`);
-          } else if (name === 'section.count') ev.push(counted(d.sections.length, 'section'));
+          } else if (name === 'section.count') ev.push(plural(d.sections.length, 'section'));
           else if (name === 'section.zeroSize') ev.push(`${d.sections.filter((s) => s.raw_size === 0).length} section(s) with no data in the file`);
           else if (name.startsWith('section.entry')) ev.push(`entry point in ${d.entry_point.section ?? 'no section'}`);
           else ev.push(...list.map((n) => `section ${n || '(no name)'}`));
@@ -172,7 +168,7 @@ export function explainFamilies(input: {
         else if (name === 'strings.urls') ev.push(`${v} URL(s)`);
         else if (name === 'strings.registry') ev.push(`${v} registry key(s) (HKEY_)`);
         else if (name === 'strings.mz') ev.push(`${v} MZ marker(s) (embedded executables?)`);
-        else if (name === 'strings.count') ev.push(counted(v, 'printable string'));
+        else if (name === 'strings.count') ev.push(plural(v, 'printable string'));
         else if (name === 'strings.entropy') ev.push(`string character entropy ${v.toFixed(2)}`);
         else if (name === 'strings.averageLength') ev.push(`average string length ${v.toFixed(1)}`);
         else ev.push('the mix of characters in the strings');
@@ -225,8 +221,8 @@ function headerEvidence(name: string, d: PeDissection, ac: AuthenticodeResult | 
   if (name === 'general.hasDebug') return [d.debug.length > 0 ? 'debug directory present' : 'no debug directory'];
   if (name === 'general.hasRelocations') return ['relocations'];
   if (name === 'general.hasResources') return [d.resources.entries.length > 0 ? `${d.resources.entries.length} resource(s)` : 'no resources'];
-  if (name === 'general.imports') return [counted(d.imports.reduce((n, x) => n + x.symbols.length, 0), 'imported function')];
-  if (name === 'general.exports') return [counted(d.exports?.symbols.length ?? 0, 'export')];
+  if (name === 'general.imports') return [plural(d.imports.reduce((n, x) => n + x.symbols.length, 0), 'imported function')];
+  if (name === 'general.exports') return [plural(d.exports?.symbols.length ?? 0, 'export')];
   if (name === 'general.size') return [`file size ${d.size} bytes`];
   if (name === 'general.virtualSize') return [`image size ${d.optional_header.size_of_image} bytes`];
   if (name === 'header.timestamp') return [`link time ${d.file_header.timestamp === 0 ? '0 (cleared)' : new Date(d.file_header.timestamp * 1000).toISOString().slice(0, 10)}`];

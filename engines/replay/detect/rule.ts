@@ -86,9 +86,7 @@ export function bursts<T>(items: readonly T[], ts: (item: T) => number, gap: num
   return out;
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+export { plural } from '../../core/wording.js';
 
 /** Seconds as `0m37s`, the way Zeek's notices write a span. */
 export function span(seconds: number): string {
