@@ -181,21 +181,14 @@ export function findInProgram(program: ts.Program, root: string, wanted: (file: 
     if (sf.isDeclarationFile || program.isSourceFileFromExternalLibrary(sf)) continue;
     const file = relative(root, sf.fileName).split(sep).join('/');
     if (file.startsWith('..') || file.includes('node_modules/') || !wanted(file)) continue;
-    const report = (node: ts.Node, expression: string): void => {
-      out.push({ file, function: anchorOf(node), expression: collapse(expression), line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1 });
-    };
-    const visit = (n: ts.Node): void => {
-      if (ts.isElementAccessExpression(n)) {
-        const how = writeOf(n);
-        if (how !== undefined && flagged(n.expression, n.argumentExpression, false)) {
-          report(n, how === '++' || how === '--' ? `${n.getText(sf)}${how}` : `${n.getText(sf)} ${how}`);
-        }
-      } else if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.InKeyword && !ts.isPrivateIdentifier(n.left)) {
-        if (flagged(n.right, n.left, true)) report(n, n.getText(sf));
-      }
-      ts.forEachChild(n, visit);
-    };
-    visit(sf);
+    out.push(
+      ...scanKeyUses(
+        sf,
+        file,
+        (n) => flagged(n.expression, n.argumentExpression, false),
+        (n) => flagged(n.right, n.left, true),
+      ),
+    );
   }
   return out;
 }
@@ -203,17 +196,35 @@ export function findInProgram(program: ts.Program, root: string, wanted: (file: 
 /** bin/ launchers are untyped JavaScript: every written element access and `in` with a key that is not a literal. */
 export function findInUntyped(file: string, text: string): Finding[] {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
-  const out: Finding[] = [];
   const literal = (e: ts.Expression): boolean => ts.isStringLiteral(e) || ts.isNumericLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e);
+  return scanKeyUses(
+    sf,
+    file,
+    (n) => !literal(n.argumentExpression),
+    (n) => !literal(n.left),
+  );
+}
+
+/**
+ * Every written element access (`o[k] = ...`, compound, `++`, destructuring targets) and every `k in o` of `sf` that
+ * the caller's test flags, as findings: one walk and one wording for the typed and the untyped check.
+ */
+function scanKeyUses(
+  sf: ts.SourceFile,
+  file: string,
+  writeFlagged: (n: ts.ElementAccessExpression) => boolean,
+  inFlagged: (n: ts.BinaryExpression) => boolean,
+): Finding[] {
+  const out: Finding[] = [];
   const report = (node: ts.Node, expression: string): void => {
     out.push({ file, function: anchorOf(node), expression: collapse(expression), line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1 });
   };
   const visit = (n: ts.Node): void => {
     if (ts.isElementAccessExpression(n)) {
       const how = writeOf(n);
-      if (how !== undefined && !literal(n.argumentExpression)) report(n, how === '++' || how === '--' ? `${n.getText(sf)}${how}` : `${n.getText(sf)} ${how}`);
-    } else if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.InKeyword && !ts.isPrivateIdentifier(n.left) && !literal(n.left)) {
-      report(n, n.getText(sf));
+      if (how !== undefined && writeFlagged(n)) report(n, how === '++' || how === '--' ? `${n.getText(sf)}${how}` : `${n.getText(sf)} ${how}`);
+    } else if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.InKeyword && !ts.isPrivateIdentifier(n.left)) {
+      if (inFlagged(n)) report(n, n.getText(sf));
     }
     ts.forEachChild(n, visit);
   };
