@@ -4,7 +4,8 @@ import { userInfo } from 'node:os';
 import path from 'node:path';
 import { INVALID_INPUT_CODES, runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import { serveWithStore } from '../core/http/server.js';
-import { VitrineError } from '../core/errors.js';
+import { storageError, VitrineError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/output-file.js';
 import { terminalValue } from '../core/terminal-text.js';
 import { analyzeScenario } from './ach/engine.js';
 import { parseOverride, readScenarioFile, ScenarioLibrary } from './ach/scenario.js';
@@ -212,9 +213,9 @@ function classifierOf(values: Values): TechniqueClassifier | undefined {
 
 function writeOut(file: string, text: string, what: string): void {
   try {
-    writeFileSync(path.resolve(file), text);
-  } catch {
-    throw new UsageError(`the ${what} file cannot be written`);
+    writeFileAtomic(path.resolve(file), text);
+  } catch (err) {
+    throw storageError(err) ?? new UsageError(`the ${what} file cannot be written`);
   }
 }
 

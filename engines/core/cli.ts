@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
-import { VitrineError, type ErrorCode } from './errors.js';
+import { VitrineError, storageError, type ErrorCode } from './errors.js';
 import { terminalText } from './terminal-text.js';
 
 /** What a command produced: text for stdout and stderr and the exit code (so tests and the shim share one path). */
@@ -59,7 +59,8 @@ function inputFileProblem(err: unknown): string | undefined {
 }
 
 /** `tool: message` plus one line per detail path; never the submitted values (VitrineError messages carry none). */
-export function describeError(tool: string, err: unknown, maxDetails = 50): string {
+export function describeError(tool: string, thrown: unknown, maxDetails = 50): string {
+  const err = storageError(thrown) ?? thrown;
   if (err instanceof VitrineError) {
     const details = (err.details ?? []).slice(0, maxDetails).map((d) => `  ${d.path === '' ? '(document)' : d.path}: ${d.issue}`);
     return [`${tool}: ${err.message}`, ...details].join('\n');

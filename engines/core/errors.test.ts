@@ -1,6 +1,6 @@
 // Tests for the one serialised error shape: round trips, status codes, and that unknown errors leak nothing.
 import { describe, expect, it } from 'vitest';
-import { ERROR_STATUS, VitrineError, deserializeError, isErrorCode, serializeError } from './errors.js';
+import { ERROR_STATUS, VitrineError, deserializeError, isErrorCode, serializeError, storageError } from './errors.js';
 
 describe('VitrineError', () => {
   it('carries its code, status and details', () => {
@@ -83,5 +83,27 @@ describe('serializeError / deserializeError', () => {
     expect(e.message).toBe('internal error');
     expect(e.details).toEqual([{ path: 'a', issue: 'b' }]);
     expect(deserializeError({ code: 'timeout', message: 'job timed out', exit_code: 'x' }).exitCode).toBeUndefined();
+  });
+});
+
+describe('storageError', () => {
+  const coded = (code: string): Error => Object.assign(new Error(`${code}: /secret/path/vitrine.db`), { code });
+
+  it('names a full disk or store insufficient_storage (507) and a locked store unavailable (503), without the path', () => {
+    for (const code of ['SQLITE_FULL', 'ENOSPC', 'EDQUOT']) {
+      const wire = serializeError(coded(code));
+      expect(wire.code).toBe('insufficient_storage');
+      expect(wire.message).toMatch(/no space left/);
+      expect(wire.message).not.toMatch(/secret/);
+    }
+    for (const code of ['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_LOCKED']) expect(serializeError(coded(code)).code).toBe('unavailable');
+    expect(ERROR_STATUS.insufficient_storage).toBe(507);
+  });
+
+  it('leaves other errors alone: VitrineErrors as they are, anything else undefined (serialised as internal)', () => {
+    const mine = new VitrineError('conflict', 'x');
+    expect(storageError(mine)).toBe(mine);
+    for (const err of [coded('SQLITE_CORRUPT'), coded('EACCES'), coded('SQLITE_FULLNESS'), new Error('x'), 'ENOSPC', null]) expect(storageError(err)).toBeUndefined();
+    expect(serializeError(coded('SQLITE_CONSTRAINT')).code).toBe('internal');
   });
 });

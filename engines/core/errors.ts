@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   worker_exited: 500,
   unavailable: 503,
   timeout: 504,
+  insufficient_storage: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -62,8 +63,32 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_STATUS, value);
 }
 
+/** SQLite's result codes (better-sqlite3's SqliteError.code, extended codes included) for a full disk or database. */
+const STORE_FULL = /^SQLITE_FULL(_|$)/;
+/** Another connection holds the lock past the busy timeout (another process writing, or a long transaction). */
+const STORE_BUSY = /^SQLITE_(BUSY|LOCKED)(_|$)/;
+/** Operating-system codes for a write refused for want of room: no space on the device, or over the disk quota. */
+const NO_SPACE = new Set(['ENOSPC', 'EDQUOT']);
+
+/**
+ * The error a user should see for a failure of the machine rather than of the input: the disk or the store is full
+ * (`insufficient_storage`, 507) or the store is locked by another writer (`unavailable`, 503); undefined for anything
+ * else. VitrineErrors pass through.
+ */
+export function storageError(err: unknown): VitrineError | undefined {
+  if (err instanceof VitrineError) return err;
+  if (typeof err !== 'object' || err === null) return undefined;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string') return undefined;
+  if (STORE_FULL.test(code) || NO_SPACE.has(code))
+    return new VitrineError('insufficient_storage', 'no space left: the disk (or the store) is full; free space and try again; what was stored before is kept', { cause: err });
+  if (STORE_BUSY.test(code)) return new VitrineError('unavailable', 'the store is busy (another process holds its write lock); try again', { cause: err });
+  return undefined;
+}
+
 /** Turns any thrown value into the wire shape; unknown errors become a generic `internal` so nothing leaks. */
-export function serializeError(err: unknown): SerializedError {
+export function serializeError(thrown: unknown): SerializedError {
+  const err = storageError(thrown) ?? thrown;
   if (err instanceof VitrineError) {
     return {
       code: err.code,

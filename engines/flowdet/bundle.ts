@@ -1,10 +1,11 @@
 // The model bundle (`--save-model`, `serve --model`): hardened ensemble, tree explainer, surrogate and alarm as JSON data with a SHA-256.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { gbdtModelFromJson, gbdtModelToJson, type JsonValue } from '../core/ml/index.js';
 import type { CardMetrics as CardMetricsView, ModelCard as ModelCardView } from '../core/contracts/flowdet.js';
 import { VitrineError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/output-file.js';
 import { parseJsonText } from '../core/json-text.js';
 import { validate } from '../core/validation.js';
 import { schemaOf, type DatasetId, type FlowSchema } from './data/schema.js';
@@ -110,8 +111,8 @@ export function bundleText(m: StudyModel, created = new Date().toISOString()): {
 
 export function saveBundle(file: string, m: StudyModel): string {
   const { text, sha256: digest } = bundleText(m);
-  writeFileSync(file, text);
-  writeFileSync(`${file}.sha256`, `${digest}  payload\n`);
+  writeFileAtomic(file, text);
+  writeFileAtomic(`${file}.sha256`, `${digest}  payload\n`);
   return digest;
 }
 

@@ -1,12 +1,13 @@
 // `forensic` command line: analyze (ingest, custody, analysis, reports), scenarios, demo, verify (read-only ledger check), serve, --version.
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
+import { writeFileAtomic } from '../core/output-file.js';
 import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import type { AnalysisView, CustodyView, EvidenceItem, RejectedEvidence } from '../core/contracts/forensic.js';
-import { VitrineError } from '../core/errors.js';
+import { storageError, VitrineError } from '../core/errors.js';
 import { isLoopbackHost } from '../core/http/security.js';
 import { serveWithStore } from '../core/http/server.js';
 import { ownEntry } from '../core/own.js';
@@ -283,11 +284,12 @@ function reportOptions(values: Values, io: Required<CliEnvironment>, protectedPa
   return { format, out, pdf, top, includeNoisy: values['include-noisy'] === true, sigma: sigmaOptions(values, io) };
 }
 
+/** Writes a report whole or not at all (a full disk keeps the earlier file under that name). */
 function writeOutput(file: string, data: string | Buffer): void {
   try {
-    writeFileSync(file, data);
+    writeFileAtomic(file, data);
   } catch (err) {
-    throw new VitrineError('unavailable', 'an output file cannot be written', { cause: err });
+    throw storageError(err) ?? new VitrineError('unavailable', 'an output file cannot be written', { cause: err });
   }
 }
 

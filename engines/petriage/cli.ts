@@ -1,9 +1,10 @@
 // `petriage` command line: gen-corpus, train, analyze, scan, serve, demo, --version; each command with its own --help.
-import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeError as describe, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, terminalResult, UsageError, type CliResult, type CliValues } from '../core/cli.js';
-import { VitrineError } from '../core/errors.js';
+import { storageError, VitrineError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/output-file.js';
 import { ownEntry } from '../core/own.js';
 import { serializeGbdtModel } from '../core/ml/model.js';
 import { serveWithStore } from '../core/http/server.js';
@@ -160,9 +161,9 @@ async function trainGbdtCommand(v: Values): Promise<CliResult> {
     trained = trainGbdtDefault({ ...options, nPerFamily: intOption(v['per-family'], 'per-family', 20, 1000, 1) });
   }
   try {
-    writeFileSync(out, serializeGbdtModel(trained.model));
-  } catch {
-    throw new VitrineError('unavailable', 'the model file cannot be written');
+    writeFileAtomic(out, serializeGbdtModel(trained.model));
+  } catch (err) {
+    throw storageError(err) ?? new VitrineError('unavailable', 'the model file cannot be written');
   }
   const r = trained.report;
   return {

@@ -1,7 +1,7 @@
 // The triage jobs the EngineHost runs in worker processes (and InProcessRunner runs for the command line): parsing untrusted bytes, validating rules, training.
-import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { VitrineError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/output-file.js';
 import type { JobContext, JobTable } from '../core/jobs/protocol.js';
 import { validate as validateSchema } from '../core/validation.js';
 import { analyze, MAX_FILE_BYTES, type TriageResult } from './analyze.js';
@@ -106,7 +106,7 @@ export function runTrainJob(payload: unknown, ctx: JobContext): { model: unknown
   checkCancelled(ctx);
   const corpus = p.corpusDir === undefined ? { kind: 'synthetic', per_family: p.nPerFamily, benign: 3 * p.nPerFamily, seed: p.seed } : { kind: 'directory', files: samples.length };
   const model = trainOnSamples(samples, { seed: p.seed, corpus, signal: ctx.signal, onProgress: (f, m) => ctx.progress(f, m) });
-  if (p.out !== undefined) writeFileSync(p.out, serializeLinearModel(model));
+  if (p.out !== undefined) writeFileAtomic(p.out, serializeLinearModel(model));
   return { model, samples: samples.length };
 }
 

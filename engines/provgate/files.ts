@@ -1,6 +1,7 @@
 // Envelope files: load_envelopes (strict or lenient) and save_envelopes, plus the list parser the HTTP route shares.
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { VitrineError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/output-file.js';
 import { jsonShapeIssue } from '../core/json-text.js';
 import { envelopeToJson, parseEnvelope, SignatureError, type Envelope, type LoadedEnvelope } from './envelope.js';
 
@@ -58,5 +59,5 @@ export function loadEnvelopes(file: string, lenient = false): LoadedEnvelope[] {
 
 /** Writes envelopes as a JSON list, each in its own layout. */
 export function saveEnvelopes(envs: readonly Envelope[], file: string): void {
-  writeFileSync(file, `${JSON.stringify(envs.map(envelopeToJson), null, 1)}\n`);
+  writeFileAtomic(file, `${JSON.stringify(envs.map(envelopeToJson), null, 1)}\n`);
 }

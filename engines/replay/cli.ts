@@ -1,5 +1,6 @@
 // `replay` command line: serve the HTTP API and replay page, analyse a capture file, run the synthetic intrusion.
-import { writeFileSync } from 'node:fs';
+import { storageError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/output-file.js';
 import path from 'node:path';
 import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import { serveWithStore } from '../core/http/server.js';
@@ -86,9 +87,9 @@ function demoCommand(positionals: readonly string[], values: Values): CliResult 
   const { analysis, pcap } = demo(benign, { indicators, ...(seed !== undefined ? { seed } : {}) });
   if (values.out !== undefined) {
     try {
-      writeFileSync(path.resolve(values.out), pcap);
-    } catch {
-      throw new UsageError('the --out file cannot be written');
+      writeFileAtomic(path.resolve(values.out), pcap);
+    } catch (err) {
+      throw storageError(err) ?? new UsageError('the --out file cannot be written');
     }
   }
   return { code: 0, stdout: `${JSON.stringify(analysis, null, 2)}\n`, stderr: '' };

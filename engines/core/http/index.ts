@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
-import { VitrineError, serializeError } from '../errors.js';
+import { VitrineError, serializeError, storageError } from '../errors.js';
 import { validate } from '../validation.js';
 
 export const REQUEST_ID_HEADER = 'X-Request-ID';
@@ -26,7 +26,8 @@ export function requestId(): RequestHandler {
 }
 
 /** Sends `{error: {code, message, request_id, details?}}` with the code's status. */
-export function sendError(res: Response, err: unknown): void {
+export function sendError(res: Response, thrown: unknown): void {
+  const err = storageError(thrown) ?? thrown;
   const body = serializeError(err);
   const status = err instanceof VitrineError ? err.status : 500;
   if (res.headersSent) {

@@ -1,6 +1,7 @@
 // Study outputs: report.json, report.md and the SVG figures (ROC, PR, robustness, SHAP summary, drift, poisoning).
 import { mdText } from '../../core/markdown.js';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { writeFileAtomic } from '../../core/output-file.js';
 import path from 'node:path';
 import { toJsonText } from '../studies/metrics.js';
 import type { StudyReport } from '../studies/run.js';
@@ -101,10 +102,10 @@ export function reportMarkdown(r: StudyReport): string {
 export function writeReport(dir: string, r: StudyReport): string[] {
   mkdirSync(path.join(dir, 'figures'), { recursive: true });
   const written = ['report.json', 'report.md'];
-  writeFileSync(path.join(dir, 'report.json'), `${toJsonText(r)}\n`);
-  writeFileSync(path.join(dir, 'report.md'), reportMarkdown(r));
+  writeFileAtomic(path.join(dir, 'report.json'), `${toJsonText(r)}\n`);
+  writeFileAtomic(path.join(dir, 'report.md'), reportMarkdown(r));
   for (const [name, svg] of Object.entries(figures(r))) {
-    writeFileSync(path.join(dir, 'figures', name), svg);
+    writeFileAtomic(path.join(dir, 'figures', name), svg);
     written.push(`figures/${name}`);
   }
   return written;

@@ -1,6 +1,7 @@
 // Trains the package risk model from a labelled folder (GROUND_TRUTH.json; samples read as bytes, never executed): stratified k-fold cross-validated metrics next to the rules alone, then boosted trees on every row; `pkgscan train-model`.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { writeFileAtomic } from '../../core/output-file.js';
 import path from 'node:path';
 import { z } from 'zod';
 import { UsageError, type CliResult } from '../../core/cli.js';
@@ -236,7 +237,7 @@ export async function trainModelCommand(rest: readonly string[], values: { outpu
   const corpus = await readLabelledFolder(rest[0]!, defaultResourcesDir());
   const { text, cv } = trainRiskModel(corpus, { description: `labelled folder ${path.basename(path.resolve(rest[0]!))}` });
   mkdirSync(path.dirname(output), { recursive: true });
-  writeFileSync(output, text);
+  writeFileAtomic(output, text);
   const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
   const stdout = [
     `trained on ${corpus.rows.length} packages (${corpus.skipped} skipped); model written`,

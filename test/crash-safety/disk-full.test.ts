@@ -1,0 +1,41 @@
+// The disk fills while the workstation writes: a clear 507 in the error shape, earlier rows intact, answers again once space is freed.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Workstation } from '../../main/workstation.js';
+import { errorCode, integrityOf, request, tempDir, workstationOn } from './workstation.fixture.js';
+
+const techniques = ['T1566.001', 'T1059.001', 'T1003.001', 'T1021.002', 'T1071.001'];
+const caseFile = (id: string, n = 5): unknown => ({ case_id: id, title: `Case ${id}`, techniques: Array.from({ length: n }, (_, i) => ({ evidence_id: `E${i}`, id: techniques[i % techniques.length] })) });
+
+let folder: ReturnType<typeof tempDir>;
+let ws: Workstation;
+
+beforeAll(async () => {
+  folder = tempDir('disk-full');
+  ws = await workstationOn(folder.dir);
+}, 60_000);
+
+afterAll(async () => {
+  await ws?.close();
+  folder?.remove();
+});
+
+describe('the store fills up', () => {
+  it('answers 507 insufficient_storage, keeps what was stored, and stores again once there is room', async () => {
+    const first = await request(ws, 'POST', '/svc/caseassess/cases', caseFile('before-full'));
+    expect(first.status).toBe(201);
+    // No page more than the store holds now: the next insert needs room it cannot get (SQLITE_FULL).
+    const pages = ws.db.pragma('page_count', { simple: true }) as number;
+    ws.db.pragma(`max_page_count = ${pages}`);
+    const full = await request(ws, 'POST', '/svc/caseassess/cases', caseFile('while-full', 400));
+    expect({ status: full.status, code: errorCode(full) }).toEqual({ status: 507, code: 'insufficient_storage' });
+    expect(full.json<{ error: { message: string } }>().error.message).toMatch(/space/);
+    const list = await request(ws, 'GET', '/svc/caseassess/cases');
+    expect(list.status).toBe(200);
+    expect(list.json<{ items: { case_id: string }[] }>().items.map((c) => c.case_id)).toEqual(['before-full']);
+    ws.db.pragma('max_page_count = 1073741823');
+    const after = await request(ws, 'POST', '/svc/caseassess/cases', caseFile('after-full', 400));
+    expect(after.status).toBe(201);
+    expect(integrityOf(path.join(folder.dir, 'vitrine.db'))).toBe('ok');
+  });
+});

@@ -1,0 +1,65 @@
+// Exports, reports and models written by the command lines when the disk is full: a clear message and the tool's failure
+// exit code (never "internal error", never a usage error), and the file under the final name is the earlier one or the
+// whole new one.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main as attribMain } from '../../engines/attrib/cli.js';
+import type { CliResult } from '../../engines/core/cli.js';
+import { main as forensicMain } from '../../engines/forensic/cli.js';
+import { main as provgateMain } from '../../engines/provgate/cli.js';
+import { main as replayMain } from '../../engines/replay/cli.js';
+import { smallDisk, tempDir } from './workstation.fixture.js';
+
+const reports = tempDir('exports-reports');
+writeFileSync(path.join(reports.dir, 'a.txt'), 'The actor used spearphishing attachments (T1566.001) and PowerShell (T1059.001) to run Cobalt Strike.');
+writeFileSync(path.join(reports.dir, 'b.txt'), 'Mimikatz dumped LSASS memory (T1003.001); the actor moved laterally over SMB admin shares (T1021.002).');
+
+interface Export {
+  readonly tool: string;
+  /** The tool's exit code for a failure (provgate's 1 means a blocking verdict, so its failures exit 2). */
+  readonly failure: number;
+  run(out: string): Promise<CliResult>;
+}
+
+const exportsUnderTest: readonly Export[] = [
+  { tool: 'forensic demo --out', failure: 1, run: (out) => forensicMain(['demo', '--scenario', 'ransomware', '--top', '1', '--format', 'json', '--out', out], { env: {}, cwd: reports.dir }) },
+  { tool: 'replay demo --out', failure: 1, run: (out) => replayMain(['demo', '--benign', '20', '--seed', '1', '--out', out]) },
+  { tool: 'provgate synth', failure: 2, run: (out) => provgateMain(['synth', 'clean', out]) },
+  { tool: 'attrib cluster --cypher', failure: 1, run: (out) => attribMain(['cluster', reports.dir, '--cypher', out]) },
+];
+
+const disk = smallDisk(1024);
+
+afterAll(() => {
+  disk?.remove();
+  reports.remove();
+});
+
+describe.each(exportsUnderTest)('$tool on a full disk', ({ run, failure }) => {
+  it('says there is no space left and exits with its failure code (/dev/full)', async () => {
+    const r = await run('/dev/full');
+    expect(r.stderr).toMatch(/no space left/);
+    expect(r.code).toBe(failure);
+  }, 60_000);
+
+  it.runIf(disk !== undefined)('keeps the earlier file whole and leaves no temporary file; writes it once there is room', async () => {
+    const d = disk!;
+    const out = path.join(d.dir, 'export.out');
+    writeFileSync(out, 'the earlier export\n');
+    d.fill();
+    try {
+      const r = await run(out);
+      expect(r.code).toBe(failure);
+      expect(r.stderr).toMatch(/no space left/);
+      expect(readFileSync(out, 'utf8')).toBe('the earlier export\n');
+      expect(readdirSync(d.dir).sort()).toEqual(['export.out', 'filler']);
+    } finally {
+      d.free();
+    }
+    const again = await run(out);
+    expect(again.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).not.toBe('the earlier export\n');
+    expect(readdirSync(d.dir)).toEqual(['export.out']);
+  }, 60_000);
+});

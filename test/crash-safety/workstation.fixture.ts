@@ -1,0 +1,132 @@
+// Helpers of the crash-safety suites: a real workstation on a temporary data folder, requests with its token, and
+// the worker processes it runs (to kill one mid-job).
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { startWorkstation, type Workstation, type WorkstationOptions } from '../../main/workstation.js';
+
+export interface Reply {
+  readonly status: number;
+  readonly text: string;
+  json<T = unknown>(): T;
+}
+
+/** A temporary folder (removed by the returned function). */
+export function tempDir(prefix: string): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `vitrine-${prefix}-`));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A workstation on `dataDir` listening on a free loopback port, one worker per pool. */
+export function workstationOn(dataDir: string, options: WorkstationOptions = {}): Promise<Workstation> {
+  return startWorkstation({ port: 0, dataDir, rendererDir: path.join(dataDir, 'no-ui'), hostOptions: { size: 1 }, ...options });
+}
+
+/** One request with the workstation's token; the body is JSON unless a Buffer or string is given. */
+export function request(ws: Workstation, method: string, pathname: string, body?: unknown): Promise<Reply> {
+  const url = new URL(ws.url);
+  const headers: Record<string, string> = { Host: url.host, Authorization: `Bearer ${ws.token}` };
+  let data: string | Buffer | undefined;
+  if (body !== undefined) {
+    data = Buffer.isBuffer(body) ? body : JSON.stringify(body);
+    headers['Content-Type'] = Buffer.isBuffer(body) ? 'application/octet-stream' : 'application/json';
+  }
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, method, path: pathname, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, text, json: <T>() => JSON.parse(text) as T });
+      });
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+/** The error code of an error answer. */
+export function errorCode(reply: Reply): string | undefined {
+  try {
+    return reply.json<{ error?: { code?: string } }>().error?.code;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Pids of the engine worker processes under this process (main/host/entry's children), read from /proc. */
+export function workerPids(): number[] {
+  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter((l) => l.includes('--jobs'))
+    .map((l) => Number(l.trim().split(/\s+/)[0]))
+    .filter((n) => Number.isInteger(n) && n > 0);
+}
+
+/** Waits until `test` holds (polling every 20 ms), or throws after `ms`. */
+export async function waitFor<T>(what: string, test: () => T | undefined | false | Promise<T | undefined | false>, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await test();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** `PRAGMA integrity_check` of the store file, on a connection of its own. */
+export function integrityOf(file: string): string {
+  const db = new BetterSqlite3(file, { readonly: true });
+  try {
+    return (db.pragma('integrity_check', { simple: true }) as string);
+  } finally {
+    db.close();
+  }
+}
+
+export function readJson<T>(file: string): T {
+  return JSON.parse(readFileSync(file, 'utf8')) as T;
+}
+
+/**
+ * A small real file system (tmpfs of `kib` KiB) mounted on a new temporary folder, or undefined where this process may
+ * not mount (not root, no CAP_SYS_ADMIN): the tests that need a full disk with a folder in it skip there.
+ */
+export function smallDisk(kib: number): { dir: string; fill: () => void; free: () => void; remove: () => void } | undefined {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return undefined;
+  const { dir, remove } = tempDir('small-disk');
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${kib}k,mode=0700`, 'tmpfs', dir], { stdio: 'ignore' });
+  } catch {
+    remove();
+    return undefined;
+  }
+  const filler = path.join(dir, 'filler');
+  return {
+    dir,
+    // Writes until the disk refuses (ENOSPC): no byte is left for the command under test.
+    fill: () => {
+      const fd = openSync(filler, 'a');
+      const chunk = Buffer.alloc(4096, 1);
+      try {
+        for (;;) writeSync(fd, chunk);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+      } finally {
+        closeSync(fd);
+      }
+    },
+    free: () => rmSync(filler, { force: true }),
+    remove: () => {
+      try {
+        execFileSync('umount', [dir], { stdio: 'ignore' });
+      } finally {
+        remove();
+      }
+    },
+  };
+}
