@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express, { type Express, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
-import { VitrineError } from '../core/errors.js';
+import { storageError, VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { abortOnClientClose, page, parsePagination, parseQuery, route } from '../core/http/index.js';
 import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
@@ -129,7 +129,8 @@ async function receiveUpload(req: Request, dir: string, limit: number): Promise<
     req.on('close', () => {
       if (!req.complete) fail(new VitrineError('bad_request', 'the upload was interrupted'));
     });
-    out.on('error', () => fail(new VitrineError('internal', 'the upload could not be written')));
+    // A full disk is the user's to fix (507), not an internal error.
+    out.on('error', (err) => fail(storageError(err) ?? new VitrineError('internal', 'the upload could not be written')));
   });
   return { file, bytes };
 }

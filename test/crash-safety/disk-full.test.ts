@@ -1,8 +1,10 @@
 // The disk fills while the workstation writes: a clear 507 in the error shape, earlier rows intact, answers again once space is freed.
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demo } from '../../engines/replay/index.js';
 import type { Workstation } from '../../main/workstation.js';
-import { errorCode, integrityOf, request, tempDir, workstationOn } from './workstation.fixture.js';
+import { errorCode, integrityOf, request, smallDisk, tempDir, waitFor, workstationOn } from './workstation.fixture.js';
 
 const techniques = ['T1566.001', 'T1059.001', 'T1003.001', 'T1021.002', 'T1071.001'];
 const caseFile = (id: string, n = 5): unknown => ({ case_id: id, title: `Case ${id}`, techniques: Array.from({ length: n }, (_, i) => ({ evidence_id: `E${i}`, id: techniques[i % techniques.length] })) });
@@ -38,4 +40,35 @@ describe('the store fills up', () => {
     expect(after.status).toBe(201);
     expect(integrityOf(path.join(folder.dir, 'vitrine.db'))).toBe('ok');
   });
+});
+
+describe('an upload spooled to a full disk', () => {
+  const disk = smallDisk(1024);
+  afterAll(() => disk?.remove());
+
+  it.runIf(disk !== undefined)('replay: 507 insufficient_storage, nothing left in the spool folder, stories kept; analysed once there is room', async () => {
+    const d = disk!;
+    const capture = Buffer.from(demo(20, { seed: 7 }).pcap);
+    const analyze = (): ReturnType<typeof request> => request(ws, 'POST', '/svc/replay/api/analyze?name=demo.pcap', capture);
+    const before = await analyze();
+    expect(before.status).toBe(200);
+    const stories = (await request(ws, 'GET', '/svc/replay/api/stories')).text;
+    const previous = process.env['TMPDIR'];
+    process.env['TMPDIR'] = d.dir;
+    try {
+      d.fill();
+      const full = await analyze();
+      expect({ status: full.status, code: errorCode(full) }).toEqual({ status: 507, code: 'insufficient_storage' });
+      expect(readdirSync(d.dir)).toEqual(['filler']);
+      expect((await request(ws, 'GET', '/svc/replay/api/stories')).text).toBe(stories);
+      d.free();
+      const after = await analyze();
+      expect(after.status).toBe(200);
+      // The spool folder goes once the answer is out.
+      await waitFor('the spool folder to go', () => readdirSync(d.dir).length === 0);
+    } finally {
+      if (previous === undefined) delete process.env['TMPDIR'];
+      else process.env['TMPDIR'] = previous;
+    }
+  }, 120_000);
 });
