@@ -183,20 +183,25 @@ export function analyzeEvents(input: readonly AnalysisEvent[] | EventTable, opti
   const storyAt = detections === null ? null : detections.storyFlags(storyLevels);
   let keptStory = storyAt;
   let kept = events;
+  // Where each kept event is in `events` (what the detections are stored by): identity when nothing is left out.
+  let matchedAt = (k: number): number => k;
   if (noisyAt !== null) {
     const flags = new Uint8Array(events.length);
+    const from = new Uint32Array(events.length);
     let n = 0;
     kept = events.filterAt((k) => {
       const story = storyAt !== null && storyAt[k] === 1;
       if (noisyAt[k] === 1 && !story) return false;
       if (story) flags[n] = 1;
+      from[n] = k;
       n++;
       return true;
     });
     keptStory = flags;
+    matchedAt = (k) => from[k] as number;
   }
   const noisy = events.length - kept.length;
-  const graphOptions = detections === null ? options : { ...options, rules: [...(options.rules ?? CAUSAL_RULES), sigmaCausalRule(detections, storyLevels, keptStory ?? undefined)] };
+  const graphOptions = detections === null ? options : { ...options, rules: [...(options.rules ?? CAUSAL_RULES), sigmaCausalRule(detections, storyLevels, keptStory ?? undefined, matchedAt)] };
   const { nodes, edges, endpoints } = buildGraph(kept, graphOptions, progress);
   progress('anti-forensics', 0, events.length);
   const { verdict } = antiForensics.finish(events);

@@ -3,7 +3,7 @@ import { levelRank, loadSigmaRules, withNamedTechniques, type SigmaLevel, type S
 import { runCorrelations, type BaseHit, type CorrelationHit, type ResolvedCorrelation } from '../sigma/correlation.js';
 import { InputView, sourceOf } from '../sigma/logsource.js';
 import { textsOf } from '../sigma/value.js';
-import type { AnalysisEvent, EventSeq } from './events.js';
+import { EventList, type AnalysisEvent, type EventSeq } from './events.js';
 import { stageOfTactics } from './attack.js';
 import type { CausalRule } from './rules.js';
 import type { DetectionSummary } from '../../core/contracts/forensic.js';
@@ -30,14 +30,17 @@ export const STORY_LEVELS: readonly SigmaLevel[] = ['high', 'critical'];
 const MAX_SUMMARY_EVENTS = 50;
 
 /**
- * The hits of one analysis. Stored as two parallel typed arrays (event position, rule position) plus a map from the
- * detected events' ids to their first hit: a few bytes a hit, nothing for events without one.
+ * The hits of one analysis. Stored as two parallel typed arrays (event position, rule position), in position order: a
+ * few bytes a hit, nothing for events without one. The map from the detected events' ids to their first hit is made
+ * when an id is first asked about (`has`, `rulesOf`, `detailsOf`, `eventIds`); the analysis itself reads hits by
+ * position (`rulesAt`), so the matching pass keeps no per-hit object or map entry.
  */
 export class Detections {
   private positions = new Uint32Array(64);
   private ruleIx = new Uint16Array(64);
   private n = 0;
-  private readonly firstHit = new Map<string, number>();
+  /** Event id to the index of its first hit, made on first use from the stored hits (they do not change after the run). */
+  private idIndex: Map<string, number> | null = null;
   /** Correlation hits: each with the event positions of its window (the last one triggered it). */
   private readonly correlated: CorrelationHit[] = [];
   /** Event id of a triggering event to its correlation hits (indexes into `correlated`). */
@@ -56,22 +59,28 @@ export class Detections {
   static run(ruleSet: SigmaRuleSet, events: EventSeq, onProgress?: (done: number) => void, visit?: (e: AnalysisEvent, position: number) => void): Detections {
     const d = new Detections(ruleSet, events);
     const correlations = ruleSet.correlations ?? [];
-    const hidden = hiddenRules(correlations);
-    const base: BaseHit[] = [];
-    const members = new Set(correlations.flatMap((c) => c.members));
+    // Per rule position: 1 when a correlation names it, 2 when its own hits are reported, 3 both.
+    const role = new Uint8Array(ruleSet.rules.length).fill(2);
+    for (const r of hiddenRules(correlations)) role[r] = 0;
+    for (const c of correlations) for (const m of c.members) role[m] = (role[m] as number) | 1;
+    // The correlations' base hits, by event position and rule: their fields are read after the pass, so that the pass
+    // keeps no object per hit alive (a million events make tens of thousands of base hits).
+    const base = new HitList();
     for (let i = 0; i < events.length; i++) {
       const e = events.at(i) as AnalysisEvent;
       // The caller's other per-event work, on the same event (an EventList makes it on each read).
       if (visit !== undefined) visit(e, i);
       const hits = ruleSet.match(e);
-      for (const r of hits) {
-        if (members.has(r)) base.push(baseHit(e, i, r));
-        if (!hidden.has(r)) d.add(i, r, e.eventId);
+      for (let h = 0; h < hits.length; h++) {
+        const r = hits[h] as number;
+        const k = role[r] as number;
+        if ((k & 1) !== 0) base.add(i, r);
+        if ((k & 2) !== 0) d.add(i, r);
       }
       if (onProgress && i % 4096 === 0) onProgress(i);
     }
-    if (base.length > 0)
-      for (const hit of runCorrelations(correlations, base)) {
+    if (base.n > 0)
+      for (const hit of runCorrelations(correlations, base.baseHits(events))) {
         const last = hit.positions[hit.positions.length - 1];
         const e = last === undefined ? undefined : events.at(last);
         if (e === undefined) continue;
@@ -86,7 +95,8 @@ export class Detections {
     return (this.ruleSet.correlations[k] as ResolvedCorrelation).rule.info;
   }
 
-  private add(position: number, rule: number, eventId: string): void {
+  /** A hit; positions come in rising order (the run reads the events in order). */
+  private add(position: number, rule: number): void {
     if (this.n === this.positions.length) {
       const p = new Uint32Array(this.n * 2);
       p.set(this.positions);
@@ -95,7 +105,6 @@ export class Detections {
       r.set(this.ruleIx);
       this.ruleIx = r;
     }
-    if (!this.firstHit.has(eventId)) this.firstHit.set(eventId, this.n);
     this.positions[this.n] = position;
     this.ruleIx[this.n] = rule;
     this.n++;
@@ -105,14 +114,56 @@ export class Detections {
     return this.n + this.correlated.length;
   }
 
+  /** The event id at a position of the events matched. */
+  private idAt(position: number): string {
+    const events = this.events;
+    return events instanceof EventList ? events.idAt(position) : (events.at(position) as AnalysisEvent).eventId;
+  }
+
+  /** The detected events' ids to their first hit, in the order first hit: made once, when first needed. */
+  private get firstHit(): ReadonlyMap<string, number> {
+    if (this.idIndex === null) {
+      const index = new Map<string, number>();
+      for (let k = 0; k < this.n; k++) {
+        const p = this.positions[k] as number;
+        // Hits of one event are stored together: one look-up per event.
+        if (k > 0 && this.positions[k - 1] === p) continue;
+        const id = this.idAt(p);
+        if (!index.has(id)) index.set(id, k);
+      }
+      this.idIndex = index;
+    }
+    return this.idIndex;
+  }
+
   /** Ids of every event with at least one detection (a correlation's on its triggering event). */
   *eventIds(): IterableIterator<string> {
-    yield* this.firstHit.keys();
-    for (const id of this.correlatedAt.keys()) if (!this.firstHit.has(id)) yield id;
+    const first = this.firstHit;
+    yield* first.keys();
+    for (const id of this.correlatedAt.keys()) if (!first.has(id)) yield id;
   }
 
   has(eventId: string): boolean {
     return this.firstHit.has(eventId) || this.correlatedAt.has(eventId);
+  }
+
+  /**
+   * The rules that matched the event at a position of the events matched (its own hits, found by binary search, then
+   * the correlations its id triggered): what `rulesOf` gives for its id, since events with the same id are the same
+   * event and so have the same hits (storyFlags), read without the map of ids.
+   */
+  rulesAt(position: number, eventId: string): SigmaRuleInfo[] {
+    let lo = 0;
+    let hi = this.n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.positions[mid] as number) < position) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: SigmaRuleInfo[] = [];
+    for (let k = lo; k < this.n && this.positions[k] === position; k++) out.push(this.ruleSet.rules[this.ruleIx[k] as number] as SigmaRuleInfo);
+    if (this.correlatedAt.size > 0) out.push(...this.correlationsOf(eventId));
+    return out;
   }
 
   /**
@@ -292,6 +343,43 @@ function hiddenRules(correlations: readonly ResolvedCorrelation[]): Set<number> 
   return hidden;
 }
 
+/** Hits as (event position, rule) pairs in two growing typed arrays. */
+class HitList {
+  private positions = new Uint32Array(64);
+  private rules = new Uint32Array(64);
+  n = 0;
+
+  add(position: number, rule: number): void {
+    if (this.n === this.positions.length) {
+      const p = new Uint32Array(this.n * 2);
+      p.set(this.positions);
+      this.positions = p;
+      const r = new Uint32Array(this.n * 2);
+      r.set(this.rules);
+      this.rules = r;
+    }
+    this.positions[this.n] = position;
+    this.rules[this.n] = rule;
+    this.n++;
+  }
+
+  /** The hits as the correlations read them, in the order added; each event made once however many rules hit it. */
+  baseHits(events: EventSeq): BaseHit[] {
+    const out: BaseHit[] = [];
+    let at = -1;
+    let e: AnalysisEvent | undefined;
+    for (let k = 0; k < this.n; k++) {
+      const p = this.positions[k] as number;
+      if (p !== at) {
+        e = events.at(p);
+        at = p;
+      }
+      if (e !== undefined) out.push(baseHit(e, p, this.rules[k] as number));
+    }
+    return out;
+  }
+}
+
 const viewOf = (family: 'windows' | 'auditd' | 'syslog'): 'windows' | 'auditd' | 'syslog' => family;
 
 /** A base-rule hit for the correlations: its time and its fields by Sigma name. */
@@ -314,9 +402,10 @@ export function defaultSigmaRules(): SigmaRuleSet {
  * The causal rule for detections: an event with a high or critical detection draws an edge from who did it (user,
  * parent, process or host) to what it acted on, tagged with the rule's ATT&CK techniques. Such edges can start a
  * story of their own or join (and raise) the story their nodes are in; their confidence is the uncalibrated default.
- * `storyAt`, when given, holds `detections.storyFlags(levels)` for the events the rules run over, by their position.
+ * `storyAt`, when given, holds `detections.storyFlags(levels)` for the events the rules run over, by their position;
+ * `matchedAt`, when given, turns such a position into the event's position in the events the detections were run on.
  */
-export function sigmaCausalRule(detections: Detections, levels: readonly SigmaLevel[] = STORY_LEVELS, storyAt?: Uint8Array): CausalRule {
+export function sigmaCausalRule(detections: Detections, levels: readonly SigmaLevel[] = STORY_LEVELS, storyAt?: Uint8Array, matchedAt?: (position: number) => number): CausalRule {
   return {
     name: 'sigma-detection',
     relation: 'detected',
@@ -327,7 +416,8 @@ export function sigmaCausalRule(detections: Detections, levels: readonly SigmaLe
       onEvent(e, n, ctx, position) {
         // With the flags of the sequence the rules run over (`storyFlags`, by position), no look-up by id per event.
         if (storyAt !== undefined ? storyAt[position] !== 1 : !detections.has(e.eventId)) return;
-        const rules = detections.rulesOf(e.eventId).filter((r) => levels.includes(r.level));
+        // By position in the events matched when the caller says where each event is there: no look-up by id.
+        const rules = (matchedAt !== undefined ? detections.rulesAt(matchedAt(position), e.eventId) : detections.rulesOf(e.eventId)).filter((r) => levels.includes(r.level));
         if (rules.length === 0) return;
         const attack = detections.attackOf(e, rules);
         const techniques = attack.techniques;

@@ -201,12 +201,21 @@ interface Entry {
  */
 export function runCorrelations(resolved: readonly ResolvedCorrelation[], hits: readonly BaseHit[]): CorrelationHit[] {
   const out: CorrelationHit[] = [];
+  // Each rule's hits (their indexes, rising), so a correlation reads only the hits of the rules it names, in order.
+  const byRule = new Map<number, number[]>();
+  for (let k = 0; k < hits.length; k++) {
+    const r = (hits[k] as BaseHit).rule;
+    const list = byRule.get(r);
+    if (list === undefined) byRule.set(r, [k]);
+    else list.push(k);
+  }
   resolved.forEach((c, ci) => {
     const memberOf = membersByRule(c);
     const groups = new Map<string, GroupWindow>();
     const type = c.rule.type;
     const span = c.rule.timespanMs;
-    for (const h of hits) {
+    for (const k of memberHits(memberOf, byRule)) {
+      const h = hits[k] as BaseHit;
       const ms = memberOf.get(h.rule);
       if (ms === undefined || !Number.isFinite(h.timeMs)) continue;
       for (const m of ms) {
@@ -226,6 +235,24 @@ export function runCorrelations(resolved: readonly ResolvedCorrelation[], hits: 
     }
   });
   return out;
+}
+
+/** The indexes of the hits of a correlation's rules, rising: one rule's list as it is, several merged. */
+function memberHits(memberOf: ReadonlyMap<number, readonly number[]>, byRule: ReadonlyMap<number, readonly number[]>): readonly number[] | Int32Array {
+  const lists: (readonly number[])[] = [];
+  for (const r of memberOf.keys()) {
+    const l = byRule.get(r);
+    if (l !== undefined) lists.push(l);
+  }
+  if (lists.length === 0) return [];
+  if (lists.length === 1) return lists[0] as readonly number[];
+  // Each hit index is in one rule's list only: a numeric sort of the union is the hits' own order.
+  let n = 0;
+  for (const l of lists) n += l.length;
+  const all = new Int32Array(n);
+  let at = 0;
+  for (const l of lists) for (const k of l) all[at++] = k;
+  return all.sort();
 }
 
 /** For each rule of the correlation, its member indexes (a rule named twice is a member twice). */
