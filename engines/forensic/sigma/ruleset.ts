@@ -6,8 +6,8 @@ import { setOwn } from '../../core/own.js';
 import { forensicResourcesDir } from '../analysis/attack.js';
 import { MatchEngine } from './engine.js';
 import { bindingsOf, InputView, sourceOf, type Binding, type SigmaInput } from './logsource.js';
-import { readBundle, yamlDocuments } from './bundle.js';
-import { levelRank, parseRuleDocuments, parseRuleText, techniquesNamedIn, MAX_NAMED_TEXT, withNamedTechniques, SIGMA_LEVELS, SIGMA_STATUSES, type CompiledRule, type SigmaLevel, type SigmaRuleInfo, type SigmaStatus, type SkippedRule } from './rule.js';
+import { BUNDLE_FILE, readBundle, yamlDocuments } from './bundle.js';
+import { levelRank, parseRuleDocuments, parseRuleText, techniquesNamedIn, MAX_NAMED_TEXT, withNamedTechniques, SIGMA_LEVELS, SIGMA_STATUSES, type CompiledRule, type ParsedRules, type SigmaLevel, type SigmaRuleInfo, type SigmaStatus, type SkippedRule } from './rule.js';
 import { textsOf, UnsupportedRule, type Placeholders } from './value.js';
 import { parseCorrelation, resolveCorrelations, type CorrelationRule, type ResolvedCorrelation } from './correlation.js';
 
@@ -192,6 +192,56 @@ export function shippedRulesDir(): string {
   return path.join(forensicResourcesDir(), 'forensic', 'sigma');
 }
 
+/** One shipped rule file read from the bundle: its source name and its documents validated and compiled. */
+interface ShippedFile {
+  readonly source: string;
+  readonly parsed: ParsedRules;
+}
+
+/**
+ * The shipped sets compiled, kept for the process while the bundle file stays the same (its size, time and inode): a
+ * long-lived worker that loads other selections (a minimum level, the hunting set) compiles each file once. A compiled
+ * file is the same whatever the selection (levels and statuses are chosen after compiling) and its rules hold no state
+ * of one rule set (each set has its own matching engine), so sets share them. Not kept with placeholder values.
+ */
+let shippedCache: { readonly stamp: string; readonly sets: Map<string, readonly ShippedFile[]> } | null = null;
+
+/** The compiled files of a shipped set (null or empty: not in the bundle), from the bundle read at most once. */
+function shippedSets(placeholders: Placeholders | undefined): (set: string) => readonly ShippedFile[] | null {
+  const dir = shippedRulesDir();
+  let stamp: string | null = null;
+  try {
+    const st = statSync(path.join(dir, BUNDLE_FILE));
+    stamp = `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    // No bundle: the sets are read as YAML.
+  }
+  const keep = placeholders === undefined && stamp !== null;
+  let sets = keep && shippedCache?.stamp === stamp ? shippedCache.sets : null;
+  let bundle: ReturnType<typeof readBundle> | undefined;
+  if (sets === null) {
+    sets = new Map();
+    if (keep) shippedCache = { stamp: stamp as string, sets };
+  }
+  const compileOptions = placeholders ? { placeholders } : {};
+  const cache = sets;
+  return (set) => {
+    let files = cache.get(set);
+    if (files === undefined) {
+      if (bundle === undefined) bundle = stamp === null ? null : readBundle(dir);
+      if (bundle === null) return null;
+      files = bundle.files
+        .filter((f) => f.set === set)
+        .map((f) => {
+          const source = `${set}/${f.rel}`;
+          return { source, parsed: parseRuleDocuments(f.docs, source, compileOptions) };
+        });
+      cache.set(set, files);
+    }
+    return files;
+  };
+}
+
 /** Reads, validates, selects and compiles rules from folders (default: the shipped default sets). */
 export function loadSigmaRules(options: SigmaOptions = {}): SigmaRuleSet {
   const minLevel = options.minLevel ?? DEFAULT_MIN_LEVEL;
@@ -237,15 +287,14 @@ export function loadSigmaRules(options: SigmaOptions = {}): SigmaRuleSet {
       compiled.push(r);
     }
   };
-  // The shipped sets come pre-read from the bundle (YAML parsing of 3,700 files takes seconds).
-  const bundle = sources.some((src) => src.path === path.join(shippedRulesDir(), src.name)) ? readBundle(shippedRulesDir()) : null;
+  // The shipped sets come pre-read from the bundle (YAML parsing of 3,700 files takes seconds), compiled once per process.
+  const shipped = sources.some((src) => src.path === path.join(shippedRulesDir(), src.name)) ? shippedSets(options.placeholders) : null;
   for (const src of sources) {
-    const fromBundle = bundle !== null && src.path === path.join(shippedRulesDir(), src.name) ? bundle.files.filter((f) => f.set === src.name) : null;
+    const fromBundle = shipped !== null && src.path === path.join(shippedRulesDir(), src.name) ? shipped(src.name) : null;
     if (fromBundle !== null && fromBundle.length > 0) {
       for (const f of fromBundle) {
         files++;
-        const source = `${src.name}/${f.rel}`;
-        take(parseRuleDocuments(f.docs, source, compileOptions), source);
+        take(f.parsed, f.source);
       }
       continue;
     }
