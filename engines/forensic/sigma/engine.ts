@@ -356,9 +356,28 @@ class Pass {
    * of data fields) no rule can see, so no needle needs them.
    */
   windowsEvent(e: SigmaInput, recordId: boolean): void {
+    this.fixedTexts(e);
+    this.windowsRest(e, recordId);
+  }
+
+  /** The event id and channel: the same in every event of a Windows source found by them (MatchEngine.fixedTexts). */
+  fixedTexts(e: SigmaInput): void {
     const a = e.attributes;
     this.value(a['eventId']);
     this.value(a['channel']);
+  }
+
+  /** `windowsEvent` with what the event id and channel give taken from their first reading (`w`). */
+  windowsData(e: SigmaInput, recordId: boolean, w: WindowsSource): void {
+    const fixed = w.fixed as Int32Array;
+    for (let i = 0; i < fixed.length; i++) this.variant(fixed[i] as number);
+    if (w.fixedWide) this.wide = true;
+    this.windowsRest(e, recordId);
+  }
+
+  /** What a Windows view can read beside the event id and channel. */
+  private windowsRest(e: SigmaInput, recordId: boolean): void {
+    const a = e.attributes;
     this.value(a['provider']);
     if (recordId) this.value(a['eventRecordId']);
     this.value(a['data']);
@@ -409,6 +428,15 @@ class CachedView implements EventView {
 interface Variant {
   readonly rule: number;
   readonly binding: Binding;
+}
+
+/** A Windows source found by the channel text an event holds and its event id, with what the pre-filter finds in them. */
+interface WindowsSource {
+  readonly bucket: Bucket;
+  /** The variants the event id and channel texts give (each once, in the order found); null until its first event. */
+  fixed: Int32Array | null;
+  /** Whether those texts hold a character outside ASCII. */
+  fixedWide: boolean;
 }
 
 /** A bucket's pre-filter. */
@@ -657,28 +685,53 @@ export class MatchEngine {
   }
 
   /** Windows buckets by the channel text as the event holds it (not lower-cased) and event id: no key string per event. */
-  private readonly windowsBuckets = new Map<string, Map<number, Bucket>>();
+  private readonly windowsBuckets = new Map<string, Map<number, WindowsSource>>();
+  /** The Windows source of the event bucketOf last found (null: the event was not found by channel text and id). */
+  private windows: WindowsSource | null = null;
+  /** The pass that reads a Windows source's channel and event id once (fixedTexts). */
+  private readonly fixedPass = new Pass();
 
   /** The event's bucket (sourceOf then bucket), for Windows events from a two-level map on the raw channel and id. */
   private bucketOf(e: SigmaInput): Bucket | null {
+    this.windows = null;
     if (e.kind !== 'auditd' && e.kind !== 'authlog') {
       const channel = e.attributes['channel'];
       const id = e.attributes['eventId'];
       if (typeof channel === 'string' && typeof id === 'number') {
         let byId = this.windowsBuckets.get(channel);
         if (byId === undefined) this.windowsBuckets.set(channel, (byId = new Map()));
-        let b = byId.get(id);
-        if (b === undefined) {
+        let w = byId.get(id);
+        if (w === undefined) {
           const src = sourceOf(e);
           if (src === null) return null;
-          b = this.bucket(src);
-          byId.set(id, b);
+          w = { bucket: this.bucket(src), fixed: null, fixedWide: false };
+          byId.set(id, w);
         }
-        return b;
+        this.windows = w;
+        return w.bucket;
       }
     }
     const src = sourceOf(e);
     return src === null ? null : this.bucket(src);
+  }
+
+  /**
+   * What the pre-filter finds in a Windows source's event id and channel, the same texts in each of its events: read at
+   * its first event, then added to each event's candidates instead of scanning the two texts again. The variants found
+   * stay right when a larger automaton takes the filter's place (it finds the same needles and more, which map to none of
+   * the source's variants).
+   */
+  private fixedTexts(w: WindowsSource, b: Bucket, e: SigmaInput): void {
+    b.epoch = (b.epoch + 1) >>> 0;
+    if (b.epoch === 0) {
+      b.seen.fill(0);
+      b.epoch = 1;
+    }
+    const pass = this.fixedPass;
+    pass.reset(b);
+    pass.fixedTexts(e);
+    w.fixed = Int32Array.from(pass.candidates);
+    w.fixedWide = pass.wide;
   }
 
   private viewOf(e: SigmaInput, binding: Binding): CachedView {
@@ -701,6 +754,8 @@ export class MatchEngine {
     const b = this.bucketOf(e);
     if (b === null) return [];
     if (b.variants.length === 0) return [];
+    const w = b.windowsTexts !== null && (b.filter.index !== null || b.filter.wide.length > 0) ? this.windows : null;
+    if (w !== null && w.fixed === null) this.fixedTexts(w, b, e);
     b.epoch = (b.epoch + 1) >>> 0;
     if (b.epoch === 0) {
       b.seen.fill(0);
@@ -712,6 +767,7 @@ export class MatchEngine {
     for (const i of f.always) pass.variant(i);
     if (f.index !== null || f.wide.length > 0) {
       if (b.windowsTexts === null) pass.event(e);
+      else if (w !== null) pass.windowsData(e, b.windowsTexts, w);
       else pass.windowsEvent(e, b.windowsTexts);
     }
     if (pass.wide) for (const i of f.wide) pass.variant(i);
