@@ -215,46 +215,55 @@ function processHash(h: string, pid: number | null, key: string): number {
 /** Slots of the pid index to begin with (a power of two). */
 const INITIAL_PID_SLOTS = 4096;
 
+/** Int32 slots per entry of the pid index: the host's position plus one (0: empty), the pid, the node. */
+const PID_STRIDE = 3;
+
 /**
- * The process last seen with a pid on a host: open addressing over (host, pid) in typed arrays, at most half full,
- * instead of a Map of pids per host (a million pids held a Map entry each and cost a rehash as the Maps grew). Pids
- * that are not safe integers (none a loader gives) go to a Map.
+ * The process last seen with a pid on a host: open addressing over (host, pid), at most half full, each slot's host,
+ * pid and node side by side in one Int32Array (one cache line read per probe, 12 bytes a slot), instead of a Map of
+ * pids per host (a million pids held a Map entry each and cost a rehash as the Maps grew). Pids outside the 32-bit
+ * integers (none a loader gives) go to a Map. When full it grows to what `grown(count, slots)` gives (the graph's
+ * projection of the pass), not by doubling.
  */
-class PidIndex {
+export class PidIndex {
   private readonly hostIx = new Map<string, number>();
-  /** Host position plus one (0: empty slot), pid and node of each slot. */
-  private hosts = new Int32Array(INITIAL_PID_SLOTS);
-  private pids = new Float64Array(INITIAL_PID_SLOTS);
-  private nodes = new Int32Array(INITIAL_PID_SLOTS);
+  private table: Int32Array;
+  private slotCount: number;
   private count = 0;
   private readonly other = new Map<string, Map<number, NodeRef>>();
 
-  private static hash(host: number, pid: number): number {
-    let h = Math.imul(host ^ 0x9e3779b9, 0x85ebca6b);
-    h = Math.imul(h ^ (h >>> 13) ^ (pid >>> 0), 0xc2b2ae35);
-    h = Math.imul(h ^ (h >>> 16) ^ Math.floor(pid / 4294967296), 0x27d4eb2f);
-    return (h ^ (h >>> 15)) >>> 0;
+  constructor(private readonly grown: (count: number, slots: number) => number = (_count, slots) => slots * 2) {
+    this.slotCount = INITIAL_PID_SLOTS;
+    this.table = new Int32Array(INITIAL_PID_SLOTS * PID_STRIDE);
   }
 
-  /** The slot of (host, pid), or the empty slot where it goes. */
+  private static hash(host: number, pid: number): number {
+    let h = Math.imul(host ^ 0x9e3779b9, 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13) ^ pid, 0xc2b2ae35);
+    return (h ^ (h >>> 16)) >>> 0;
+  }
+
+  /** The first Int32 of (host, pid)'s slot, or of the empty slot where it goes. */
   private slot(host: number, pid: number): number {
-    const mask = this.hosts.length - 1;
+    const t = this.table;
+    const mask = this.slotCount - 1;
     for (let s = PidIndex.hash(host, pid) & mask; ; s = (s + 1) & mask) {
-      const h = this.hosts[s] as number;
-      if (h === 0 || (h === host && this.pids[s] === pid)) return s;
+      const b = s * PID_STRIDE;
+      const h = t[b] as number;
+      if (h === 0 || (h === host && t[b + 1] === pid)) return b;
     }
   }
 
   get(host: string, pid: number): NodeRef | undefined {
-    if (!Number.isSafeInteger(pid)) return this.other.get(host)?.get(pid);
+    if ((pid | 0) !== pid) return this.other.get(host)?.get(pid);
     const h = this.hostIx.get(host);
     if (h === undefined) return undefined;
-    const s = this.slot(h, pid);
-    return this.hosts[s] === 0 ? undefined : (this.nodes[s] as number);
+    const b = this.slot(h, pid);
+    return this.table[b] === 0 ? undefined : (this.table[b + 2] as number);
   }
 
   set(host: string, pid: number, node: NodeRef): void {
-    if (!Number.isSafeInteger(pid)) {
+    if ((pid | 0) !== pid) {
       let pids = this.other.get(host);
       if (!pids) this.other.set(host, (pids = new Map()));
       pids.set(pid, node);
@@ -262,39 +271,45 @@ class PidIndex {
     }
     let h = this.hostIx.get(host);
     if (h === undefined) this.hostIx.set(host, (h = this.hostIx.size + 1));
-    const s = this.slot(h, pid);
-    if (this.hosts[s] === 0) {
-      this.hosts[s] = h;
-      this.pids[s] = pid;
+    const b = this.slot(h, pid);
+    const t = this.table;
+    if (t[b] === 0) {
+      t[b] = h;
+      t[b + 1] = pid;
       this.count++;
     }
-    this.nodes[s] = node;
-    if (this.count * 2 > this.hosts.length) this.grow();
+    t[b + 2] = node;
+    if (this.count * 2 > this.slotCount) this.grow();
+  }
+
+  /** The number of (host, pid) entries in the table (those of the Map not counted). */
+  get size(): number {
+    return this.count;
   }
 
   private grow(): void {
-    const hosts = this.hosts;
-    const pids = this.pids;
-    const nodes = this.nodes;
-    this.hosts = new Int32Array(hosts.length * 2);
-    this.pids = new Float64Array(hosts.length * 2);
-    this.nodes = new Int32Array(hosts.length * 2);
-    for (let o = 0; o < hosts.length; o++) {
-      const h = hosts[o] as number;
+    const old = this.table;
+    let slots = this.slotCount * 2;
+    const wanted = this.grown(this.count, this.slotCount);
+    while (slots < wanted) slots *= 2;
+    this.slotCount = slots;
+    this.table = new Int32Array(slots * PID_STRIDE);
+    const t = this.table;
+    for (let o = 0; o < old.length; o += PID_STRIDE) {
+      const h = old[o] as number;
       if (h === 0) continue;
-      const s = this.slot(h, pids[o] as number);
-      this.hosts[s] = h;
-      this.pids[s] = pids[o] as number;
-      this.nodes[s] = nodes[o] as number;
+      const b = this.slot(h, old[o + 1] as number);
+      t[b] = h;
+      t[b + 1] = old[o + 1] as number;
+      t[b + 2] = old[o + 2] as number;
     }
   }
 
   clear(): void {
     this.hostIx.clear();
     this.other.clear();
-    this.hosts = new Int32Array(16);
-    this.pids = new Float64Array(16);
-    this.nodes = new Int32Array(16);
+    this.slotCount = 16;
+    this.table = new Int32Array(16 * PID_STRIDE);
     this.count = 0;
   }
 }
@@ -362,24 +377,25 @@ export class ProvenanceGraph {
   /** The node and edge counts when the caller's pass began (plan with done 0). */
   private planNodes = 0;
   private planEdges = 0;
+  private planPids = 0;
   /**
-   * The nodes by id: open addressing over node positions plus one (0 empty), at most half full, the ids compared in
-   * nodeIds. A Map of 1.2 million ids held about 50 bytes an entry in its table; this is 8 bytes a node outside the heap.
+   * The nodes by id: open addressing, at most half full, slot s at 2s: the node's position plus one (0 empty), then
+   * its id's hash (stringHash, as a 32-bit integer) beside it, so that a probe that meets another id is told apart
+   * in the cache line it read, without reading that node and its id from the heap (a cache miss or two each on a
+   * graph of a million nodes); the ids compared in nodeIds. A Map of 1.2 million ids held about 50 bytes an entry in
+   * its table; this is 16 bytes a node outside the heap.
    */
-  private nodeSlots: Int32Array = new Int32Array(INITIAL_NODE_SLOTS);
-  /**
-   * The hash of each occupied slot's id (stringHash, as a 32-bit integer): a probe that meets another id is told apart
-   * here, without reading that node and its id from the heap (a cache miss or two each on a graph of a million nodes).
-   */
-  private nodeSlotHashes: Int32Array = new Int32Array(INITIAL_NODE_SLOTS);
+  private nodeSlots: Int32Array = new Int32Array(INITIAL_NODE_SLOTS * 2);
   /** Edges as columns by position (EdgeColumns); an edge object is made only when the analysis's edges are read. */
   private edgeCount = 0;
   /**
-   * The edges by (from, to, rule): open addressing over the edge positions plus one (0 empty), at most half full, the
-   * keys compared in the edge columns. A Map keyed by a number made of the three held a boxed number and an entry of
-   * about 45 bytes per edge; this is 8 bytes an edge outside the V8 heap.
+   * The edges by (from, to, rule): open addressing, at most half full, slot s at 2s: the edge's position plus one (0
+   * empty), then edgeHash of its keys beside it, so that a probe meets another edge's keys in the edge columns (three
+   * cache misses) only when the hashes are equal; the keys compared in the edge columns. A Map keyed by a number made
+   * of the three held a boxed number and an entry of about 45 bytes per edge; this is 16 bytes an edge outside the V8
+   * heap.
    */
-  private edgeSlots: Int32Array = new Int32Array(INITIAL_EDGE_SLOTS);
+  private edgeSlots: Int32Array = new Int32Array(INITIAL_EDGE_SLOTS * 2);
   private readonly ruleIndex = new Map<string, number>();
   private readonly ruleNames: string[] = [];
   private readonly relationIndex = new Map<string, number>();
@@ -393,10 +409,10 @@ export class ProvenanceGraph {
   private edgeFirstMs: Float64Array = new Float64Array(1024);
   /** Supporting event ids (as a node's). */
   private edgeEventIds: IdList[] = new Array<IdList>(1024);
-  /** The shared NO_TECHNIQUES until the first technique (most edges have none), then a list of the edge's own. */
-  private edgeTechniques: string[][] = new Array<string[]>(1024);
+  /** The techniques of the edges that have some, by position (most edges have none: no column slot for them). */
+  private edgeTechniques = new Map<EdgeRef, string[]>();
   /** (host in lower case, '?' when unknown; pid) -> the process last seen with that pid. */
-  private readonly byPid = new PidIndex();
+  private readonly byPid = new PidIndex((count, slots) => indexSlots(this.grownCapacity(count, this.planPids, slots / 2)));
   private readonly byGuid = new Map<string, NodeRef>();
   /** One copy of each repeated string (labels, sources, attribute values computed per event). */
   private readonly strings = new Map<string, string>();
@@ -427,15 +443,18 @@ export class ProvenanceGraph {
     return this.nodeById(flatId(kind, key), kind, label, host, e, attributes);
   }
 
-  /** The slot of the node with this id (whose stringHash is `hash`) in the node index, or the empty slot where it goes. */
+  /**
+   * Where the node with this id (whose stringHash is `hash`) is in the node index (2s for slot s), or the empty slot
+   * where it goes.
+   */
   private nodeSlot(id: string, hash: number): number {
     const slots = this.nodeSlots;
-    const hashes = this.nodeSlotHashes;
-    const mask = slots.length - 1;
+    const mask = (slots.length >> 1) - 1;
     const h = hash | 0;
     for (let s = hash & mask; ; s = (s + 1) & mask) {
-      const v = slots[s] as number;
-      if (v === 0 || (hashes[s] === h && this.idIs(v - 1, id))) return s;
+      const b = s << 1;
+      const v = slots[b] as number;
+      if (v === 0 || (slots[b + 1] === h && this.idIs(v - 1, id))) return b;
     }
   }
 
@@ -457,16 +476,16 @@ export class ProvenanceGraph {
    */
   private processSlot(h: number, pid: number, key: number, hash: number): number {
     const slots = this.nodeSlots;
-    const hashes = this.nodeSlotHashes;
-    const mask = slots.length - 1;
+    const mask = (slots.length >> 1) - 1;
     const hh = hash | 0;
     for (let s = hash & mask; ; s = (s + 1) & mask) {
-      const v = slots[s] as number;
-      if (v === 0) return s;
-      if (hashes[s] !== hh) continue;
+      const b = s << 1;
+      const v = slots[b] as number;
+      if (v === 0) return b;
+      if (slots[b + 1] !== hh) continue;
       const m = v - 1;
-      if (this.nodeIds[m] === undefined && this.procHost[m] === h && this.procKey[m] === key && Object.is(this.procPid[m], pid)) return s;
-      if (this.idIs(m, processIdText(this.parts[h] as string, pid, this.parts[key] as string))) return s;
+      if (this.nodeIds[m] === undefined && this.procHost[m] === h && this.procKey[m] === key && Object.is(this.procPid[m], pid)) return b;
+      if (this.idIs(m, processIdText(this.parts[h] as string, pid, this.parts[key] as string))) return b;
     }
   }
 
@@ -477,24 +496,21 @@ export class ProvenanceGraph {
 
   /** The node index at least twice as large (for the nodes plan projects), every node placed again by its kept hash. */
   private growNodeIndex(): void {
-    const oldSlots = this.nodeSlots;
-    const oldHashes = this.nodeSlotHashes;
-    const size = indexSlots(this.grownCapacity(this.nodeTotal, this.planNodes, oldSlots.length / 2));
-    const slots = new Int32Array(size);
-    const hashes = new Int32Array(size);
-    const mask = slots.length - 1;
+    const old = this.nodeSlots;
+    const size = indexSlots(this.grownCapacity(this.nodeTotal, this.planNodes, old.length / 4));
+    const slots = new Int32Array(size * 2);
+    const mask = size - 1;
     // Ids are distinct, so each goes to the first empty slot from its hash, in the order of the old slots.
-    for (let o = 0; o < oldSlots.length; o++) {
-      const v = oldSlots[o] as number;
+    for (let o = 0; o < old.length; o += 2) {
+      const v = old[o] as number;
       if (v === 0) continue;
-      const h = oldHashes[o] as number;
+      const h = old[o + 1] as number;
       let s = (h >>> 0) & mask;
-      while (slots[s] !== 0) s = (s + 1) & mask;
-      slots[s] = v;
-      hashes[s] = h;
+      while (slots[s << 1] !== 0) s = (s + 1) & mask;
+      slots[s << 1] = v;
+      slots[(s << 1) + 1] = h;
     }
     this.nodeSlots = slots;
-    this.nodeSlotHashes = hashes;
   }
 
   /** The node with this id, if there is one. */
@@ -517,6 +533,7 @@ export class ProvenanceGraph {
     if (done === 0) {
       this.planNodes = this.nodeTotal;
       this.planEdges = this.edgeCount;
+      this.planPids = this.byPid.size;
     }
     this.planDone = done;
     this.planTotal = total;
@@ -684,8 +701,8 @@ export class ProvenanceGraph {
       if (this.columnar) this.nodeSource[n] = 0;
       else this.nodeSources[n] = null;
       this.nodeSlots[slot] = n + 1;
-      this.nodeSlotHashes[slot] = hash | 0;
-      if ((n + 1) * 2 > this.nodeSlots.length) this.growNodeIndex();
+      this.nodeSlots[slot + 1] = hash | 0;
+      if ((n + 1) * 4 > this.nodeSlots.length) this.growNodeIndex();
     } else {
       n = v - 1;
       this.addAttributes(n, attributes);
@@ -922,28 +939,49 @@ export class ProvenanceGraph {
     return names;
   }
 
-  /** The slot of the edge (from, to, rule) in the edge index, or the empty slot where it goes. */
-  private edgeSlot(from: number, to: number, rule: number): number {
-    const mask = this.edgeSlots.length - 1;
-    for (let s = edgeHash(from, to, rule) & mask; ; s = (s + 1) & mask) {
-      const v = this.edgeSlots[s] as number;
-      if (v === 0) return s;
+  /**
+   * Where the edge (from, to, rule), whose edgeHash is `hash`, is in the edge index (2s for slot s), or the empty slot
+   * where it goes.
+   */
+  private edgeSlot(from: number, to: number, rule: number, hash: number): number {
+    const slots = this.edgeSlots;
+    const mask = (slots.length >> 1) - 1;
+    const h = hash | 0;
+    for (let s = hash & mask; ; s = (s + 1) & mask) {
+      const b = s << 1;
+      const v = slots[b] as number;
+      if (v === 0) return b;
+      if (slots[b + 1] !== h) continue;
       const at = v - 1;
-      if (this.edgeFrom[at] === from && this.edgeTo[at] === to && this.edgeRule[at] === rule) return s;
+      if (this.edgeFrom[at] === from && this.edgeTo[at] === to && this.edgeRule[at] === rule) return b;
     }
   }
 
-  /** The edge index at least twice as large (for the edges plan projects), every edge placed again. */
+  /** The edge index at least twice as large (for the edges plan projects), every edge placed again by its kept hash. */
   private growEdgeIndex(): void {
-    this.edgeSlots = new Int32Array(indexSlots(this.grownCapacity(this.edgeCount, this.planEdges, this.edgeSlots.length / 2)));
-    for (let at = 0; at < this.edgeCount; at++) this.edgeSlots[this.edgeSlot(this.edgeFrom[at] as number, this.edgeTo[at] as number, this.edgeRule[at] as number)] = at + 1;
+    const old = this.edgeSlots;
+    const size = indexSlots(this.grownCapacity(this.edgeCount, this.planEdges, old.length / 4));
+    const slots = new Int32Array(size * 2);
+    const mask = size - 1;
+    // Edges are distinct, so each goes to the first empty slot from its hash, in the order of the old slots.
+    for (let o = 0; o < old.length; o += 2) {
+      const v = old[o] as number;
+      if (v === 0) continue;
+      const h = old[o + 1] as number;
+      let s = (h >>> 0) & mask;
+      while (slots[s << 1] !== 0) s = (s + 1) & mask;
+      slots[s << 1] = v;
+      slots[(s << 1) + 1] = h;
+    }
+    this.edgeSlots = slots;
   }
 
   /** Adds an edge or, for the same (from, to, rule), adds the event's support to it; its position, null for a loop. */
   edge(from: NodeRef, to: NodeRef, rule: string, relation: string, events: readonly AnalysisEvent[], techniques: readonly string[] = [], stage: KillChainStage | null = null): EdgeRef | null {
     if (from === to) return null;
     const r = indexIn(this.ruleIndex, this.ruleNames, rule);
-    const slot = this.edgeSlot(from, to, r);
+    const hash = edgeHash(from, to, r);
+    const slot = this.edgeSlot(from, to, r, hash);
     let at = (this.edgeSlots[slot] as number) - 1;
     if (at < 0) {
       at = this.edgeCount++;
@@ -956,9 +994,9 @@ export class ProvenanceGraph {
       this.edgeConfidence[at] = 0.5;
       this.edgeFirstMs[at] = NaN;
       this.edgeEventIds[at] = NO_IDS;
-      this.edgeTechniques[at] = NO_TECHNIQUES;
       this.edgeSlots[slot] = at + 1;
-      if (this.edgeCount * 2 > this.edgeSlots.length) this.growEdgeIndex();
+      this.edgeSlots[slot + 1] = hash | 0;
+      if (this.edgeCount * 4 > this.edgeSlots.length) this.growEdgeIndex();
     }
     let ids = this.edgeEventIds[at] as IdList;
     let first = this.edgeFirstMs[at] as number;
@@ -969,10 +1007,10 @@ export class ProvenanceGraph {
     }
     this.edgeEventIds[at] = ids;
     this.edgeFirstMs[at] = first;
-    for (const t of techniques) {
-      const list = this.edgeTechniques[at] as string[];
-      if (list === NO_TECHNIQUES) this.edgeTechniques[at] = [t];
-      else if (!list.includes(t)) list.push(t);
+    if (techniques.length > 0) {
+      let list = this.edgeTechniques.get(at);
+      if (list === undefined) this.edgeTechniques.set(at, (list = []));
+      for (const t of techniques) if (!list.includes(t)) list.push(t);
     }
     if (this.edgeStage[at] === 0) this.edgeStage[at] = stageCode(stage);
     return at;
@@ -997,7 +1035,6 @@ export class ProvenanceGraph {
   private growEdges(): void {
     const n = this.grownCapacity(this.edgeCount, this.planEdges, this.edgeFrom.length);
     this.edgeEventIds = grownArray(this.edgeEventIds, this.edgeCount, n);
-    this.edgeTechniques = grownArray(this.edgeTechniques, this.edgeCount, n);
     this.edgeFrom = grownColumn(this.edgeFrom, n);
     this.edgeTo = grownColumn(this.edgeTo, n);
     this.edgeRule = grownColumn(this.edgeRule, n);
@@ -1015,7 +1052,6 @@ export class ProvenanceGraph {
   takeExport(): { nodes: NodeColumns; edges: EdgeColumns; endpoints: { from: Uint32Array; to: Uint32Array } } {
     this.edgeSlots = new Int32Array(0);
     this.nodeSlots = new Int32Array(0);
-    this.nodeSlotHashes = new Int32Array(0);
     this.byPid.clear();
     this.byGuid.clear();
     this.strings.clear();
@@ -1029,22 +1065,22 @@ export class ProvenanceGraph {
     const nodes = this.takeNodes();
     const n = this.edgeCount;
     this.edgeEventIds.length = n;
-    this.edgeTechniques.length = n;
     for (let k = 0; k < n; k++) {
       const list = settled(this.edgeEventIds[k] as IdList);
       if (typeof list !== 'string') Object.freeze(list);
     }
-    for (const list of this.edgeTechniques) Object.freeze(list);
+    for (const list of this.edgeTechniques.values()) Object.freeze(list);
     const edges = new EdgeColumns(
       nodes,
       {
-        from: this.edgeFrom.slice(0, n),
-        to: this.edgeTo.slice(0, n),
-        rule: this.edgeRule.slice(0, n),
-        relation: this.edgeRelation.slice(0, n),
-        stage: this.edgeStage.slice(0, n),
-        confidence: this.edgeConfidence.slice(0, n),
-        firstMs: this.edgeFirstMs.slice(0, n),
+        // Views of the columns, not copies (as the nodes' columns): the graph lets go of them below.
+        from: this.edgeFrom.subarray(0, n),
+        to: this.edgeTo.subarray(0, n),
+        rule: this.edgeRule.subarray(0, n),
+        relation: this.edgeRelation.subarray(0, n),
+        stage: this.edgeStage.subarray(0, n),
+        confidence: this.edgeConfidence.subarray(0, n),
+        firstMs: this.edgeFirstMs.subarray(0, n),
         eventIds: this.edgeEventIds,
         techniques: this.edgeTechniques,
       },
@@ -1060,7 +1096,7 @@ export class ProvenanceGraph {
     this.edgeConfidence = new Float64Array(0);
     this.edgeFirstMs = new Float64Array(0);
     this.edgeEventIds = [];
-    this.edgeTechniques = [];
+    this.edgeTechniques = new Map();
     return { nodes, edges, endpoints: { from: edges.columns.from, to: edges.columns.to } };
   }
 
@@ -1215,7 +1251,8 @@ export interface EdgeColumnData {
   readonly confidence: Float64Array;
   readonly firstMs: Float64Array;
   readonly eventIds: readonly IdList[];
-  readonly techniques: readonly (readonly string[])[];
+  /** The techniques of the edges that have some (each list not empty), by position; none for the others. */
+  readonly techniques: ReadonlyMap<number, readonly string[]>;
 }
 
 /**
@@ -1241,7 +1278,7 @@ export class EdgeColumns extends Rows<CausalEdge> {
         confidence: columns.confidence[k] as number,
         time: Number.isNaN(first) ? null : new Date(first).toISOString(),
         eventIds: listOf(columns.eventIds[k] as IdList),
-        techniques: columns.techniques[k] as readonly string[],
+        techniques: columns.techniques.get(k) ?? NO_TECHNIQUES,
         stage: stage === 0 ? null : (KILL_CHAIN_STAGES[stage - 1] as KillChainStage),
       };
     });
