@@ -123,8 +123,10 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   const summaryOrThrow = (req: Request): CaseSummary => {
     const raw: unknown = req.params['id'];
     const id = typeof raw === 'string' && CASE_ID.test(raw) ? raw : null;
-    const s = id === null ? null : getCaseSummary(ctx.db, id);
+    let s = id === null ? null : getCaseSummary(ctx.db, id);
     if (!s) throw new VitrineError('not_found', 'no such case');
+    // Unfinished: the process analysing it may have stopped (another one on this store), which marks it interrupted.
+    if ((s.status === 'queued' || s.status === 'running') && failInterruptedCases(ctx.db, now().toISOString()) > 0) s = getCaseSummary(ctx.db, s.id) ?? s;
     return withProgress(s);
   };
 
@@ -268,6 +270,8 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
 
   router.get('/api/cases', (req, res) => {
     const p = parsePagination(req);
+    // Another process on this store may have stopped since: its cases are marked interrupted, not left running.
+    failInterruptedCases(ctx.db, now().toISOString());
     const { items, total } = listCases(ctx.db, p);
     res.json(page(items.map(withProgress), total, p));
   });

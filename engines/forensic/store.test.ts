@@ -5,7 +5,7 @@ import { VitrineError } from '../core/errors.js';
 import { appliedMigrations, migrateTo, openMemoryStore, storeAtVersion } from '../core/store.js';
 import { CustodyLedger } from './custody.js';
 import { fixtureView } from './report/fixture.js';
-import { CASE_ANCHOR_TRIGGER, CASE_CUSTODY_TABLE, CASE_CUSTODY_TRIGGER_SQL, CASE_CUSTODY_TRIGGERS, caseCustody, caseCustodyAnchors, CASES_TABLE, completeCase, createCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseTimelineView, getCaseView, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
+import { CASE_ANCHOR_TRIGGER, CASE_CUSTODY_TABLE, CASE_OWNER, caseOwnerAlive, CASE_CUSTODY_TRIGGER_SQL, CASE_CUSTODY_TRIGGERS, caseCustody, caseCustodyAnchors, CASES_TABLE, completeCase, createCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseTimelineView, getCaseView, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
 
 const NOW = '2024-03-05T08:00:00.000Z';
 
@@ -161,8 +161,32 @@ describe('cases and their custody', () => {
   it('marks cases a stopped process left queued or running as interrupted', () => {
     const db = openMemoryStore([{ name: 'forensic', migrations }]);
     createCase(db, { id: 'c1', title: 'one', origin: 'path', request: {}, now: NOW });
-    expect(failInterruptedCases(db, NOW)).toBe(1);
+    // As a later process sees it: the owner is gone.
+    expect(failInterruptedCases(db, NOW, () => false)).toBe(1);
     expect(getCaseSummary(db, 'c1')).toMatchObject({ status: 'failed', error: 'interrupted' });
+  });
+
+  it("leaves the cases of a live process alone: this one, another live one; marks a dead owner's, a reused pid's and an ownerless one", () => {
+    const db = openMemoryStore([{ name: 'forensic', migrations }]);
+    for (const id of ['mine', 'live', 'dead', 'reused', 'legacy']) createCase(db, { id, title: id, origin: 'path', request: {}, now: NOW });
+    expect(db.prepare(`SELECT owner FROM ${CASES_TABLE} WHERE id = 'mine'`).get()).toEqual({ owner: CASE_OWNER });
+    const set = db.prepare(`UPDATE ${CASES_TABLE} SET owner = ? WHERE id = ?`);
+    set.run(`${process.ppid}:another-process`, 'live');
+    set.run('2147483646:gone', 'dead');
+    set.run(`${process.pid}:an-earlier-process`, 'reused');
+    set.run(null, 'legacy');
+    expect(failInterruptedCases(db, NOW)).toBe(3);
+    const status = (id: string): string | undefined => getCaseSummary(db, id)?.status;
+    expect(['mine', 'live', 'dead', 'reused', 'legacy'].map(status)).toEqual(['queued', 'queued', 'failed', 'failed', 'failed']);
+    expect(caseOwnerAlive(null)).toBe(false);
+  });
+
+  it('migration 8 adds the owner column to cases stored before it (no owner: interrupted at the next start)', () => {
+    const db = storeAtVersion('forensic', migrations, 7);
+    createCase(db, { id: 'old', title: 'old', origin: 'path', request: {}, now: NOW });
+    migrateTo(db, 'forensic', migrations, 8);
+    expect(db.prepare(`SELECT owner FROM ${CASES_TABLE}`).all()).toEqual([{ owner: null }]);
+    expect(failInterruptedCases(db, NOW)).toBe(1);
   });
 
   it('the top grade is the highest of the stories', () => {

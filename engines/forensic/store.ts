@@ -1,5 +1,6 @@
 // The forensic service's tables: cases (status, request, analysis view) and each case's custody ledger (hash-chained, append-only by triggers), with numbered migrations and the queries over them.
 import type { Database } from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
 import { VitrineError } from '../core/errors.js';
 import { GENESIS_HASH, verifyChain, type LedgerAnchors, type StoredLedgerRow } from '../core/ledger.js';
 import type { Migration } from '../core/service.js';
@@ -153,7 +154,46 @@ export const migrations: readonly Migration[] = [
       for (const sql of Object.values(CASE_ANNOTATION_TRIGGER_SQL)) db.exec(sql);
     },
   },
+  {
+    version: 8,
+    name: 'the process analysing a queued or running case (owner), so another process on the same store leaves it alone',
+    up(db) {
+      db.exec(`
+        ALTER TABLE ${CASES_TABLE} ADD COLUMN owner TEXT;
+        CREATE INDEX ${CASES_TABLE}_unfinished ON ${CASES_TABLE} (status) WHERE status IN ('queued', 'running');
+      `);
+    },
+  },
 ];
+
+/**
+ * This process as the owner of the cases it analyses: its pid, and a random part that tells it from an earlier process
+ * that had the same pid (a container's first process is pid 1 on every start).
+ */
+export const CASE_OWNER = `${process.pid}:${randomUUID()}`;
+
+/**
+ * Whether the process that wrote `owner` can still finish its case: this process, or another live one on this machine
+ * (a second `vitrine serve`, a standalone `forensic serve` on the same data folder). No owner (a case stored before
+ * migration 8) is never live.
+ */
+export function caseOwnerAlive(owner: string | null): boolean {
+  if (owner === null) return false;
+  if (owner === CASE_OWNER) return true;
+  const pid = Number(owner.slice(0, owner.indexOf(':')));
+  if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function hasOwnerColumn(db: Database): boolean {
+  return (db.prepare(`SELECT 1 FROM pragma_table_info('${CASES_TABLE}') WHERE name = 'owner'`).get() as unknown) !== undefined;
+}
 
 export type CaseItemKind = 'event' | 'node' | 'edge';
 const ITEM_KINDS = { event: 'events', node: 'nodes', edge: 'edges' } as const satisfies Record<CaseItemKind, keyof AnalysisView>;
@@ -274,7 +314,9 @@ export interface NewCase {
 }
 
 export function createCase(db: Database, c: NewCase): CaseSummary {
-  db.prepare(`INSERT INTO ${CASES_TABLE} (id, title, origin, status, created_at, updated_at, request_json) VALUES (?, ?, ?, 'queued', ?, ?, ?)`).run(c.id, c.title, c.origin, c.now, c.now, JSON.stringify(c.request));
+  if (hasOwnerColumn(db))
+    db.prepare(`INSERT INTO ${CASES_TABLE} (id, title, origin, status, created_at, updated_at, request_json, owner) VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)`).run(c.id, c.title, c.origin, c.now, c.now, JSON.stringify(c.request), CASE_OWNER);
+  else db.prepare(`INSERT INTO ${CASES_TABLE} (id, title, origin, status, created_at, updated_at, request_json) VALUES (?, ?, ?, 'queued', ?, ?, ?)`).run(c.id, c.title, c.origin, c.now, c.now, JSON.stringify(c.request));
   return getCaseSummary(db, c.id) as CaseSummary;
 }
 
@@ -367,10 +409,18 @@ export function listCases(db: Database, page: { readonly limit: number; readonly
   return { items: rows.map((r) => summaryOf(r)), total };
 }
 
-/** Marks cases left queued or running by a process that stopped (their jobs died with it). */
-export function failInterruptedCases(db: Database, now: string): number {
+/**
+ * Marks cases left queued or running by a process that stopped (their jobs died with it); the cases of a live process
+ * (this one, or another serving the same store) are left alone. Returns how many were marked.
+ */
+export function failInterruptedCases(db: Database, now: string, alive: (owner: string | null) => boolean = caseOwnerAlive): number {
   const message = hasErrorMessage(db) ? ", error_message = 'the service stopped while the case was being analysed; analyse the evidence again'" : '';
-  return db.prepare(`UPDATE ${CASES_TABLE} SET status = 'failed', error = 'interrupted'${message}, updated_at = ? WHERE status IN ('queued', 'running')`).run(now).changes;
+  const owners = hasOwnerColumn(db);
+  const rows = db.prepare(`SELECT id, ${owners ? 'owner' : 'NULL AS owner'} FROM ${CASES_TABLE} WHERE status IN ('queued', 'running')`).all() as { id: string; owner: string | null }[];
+  const mark = db.prepare(`UPDATE ${CASES_TABLE} SET status = 'failed', error = 'interrupted'${message}, updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`);
+  let marked = 0;
+  for (const r of rows) if (!alive(r.owner)) marked += mark.run(now, r.id).changes;
+  return marked;
 }
 
 function normaliseSql(sql: string): string {

@@ -1,12 +1,14 @@
 // Helpers of the crash-safety suites: a real workstation on a temporary data folder, requests with its token, and
 // the worker processes it runs (to kill one mid-job).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { startWorkstation, type Workstation, type WorkstationOptions } from '../../main/workstation.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
 
 export interface Reply {
   readonly status: number;
@@ -26,7 +28,7 @@ export function workstationOn(dataDir: string, options: WorkstationOptions = {})
 }
 
 /** One request with the workstation's token; the body is JSON unless a Buffer or string is given. */
-export function request(ws: Workstation, method: string, pathname: string, body?: unknown): Promise<Reply> {
+export function request(ws: Server, method: string, pathname: string, body?: unknown): Promise<Reply> {
   const url = new URL(ws.url);
   const headers: Record<string, string> = { Host: url.host, Authorization: `Bearer ${ws.token}` };
   let data: string | Buffer | undefined;
@@ -57,9 +59,14 @@ export function errorCode(reply: Reply): string | undefined {
   }
 }
 
-/** Pids of the engine worker processes under this process (main/host/entry's children), read from /proc. */
-export function workerPids(): number[] {
-  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+/** Pids of the engine worker processes (started with `--jobs`) whose parent is `parent` (default this process). */
+export function workerPids(parent: number = process.pid): number[] {
+  let out: string;
+  try {
+    out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(parent)], { encoding: 'utf8' });
+  } catch {
+    return []; // ps exits 1 when nothing matches
+  }
   return out
     .split('\n')
     .filter((l) => l.includes('--jobs'))
@@ -129,4 +136,47 @@ export function smallDisk(kib: number): { dir: string; fill: () => void; free: (
       }
     },
   };
+}
+
+/** What `request` needs of a server: its URL and token. */
+export interface Server {
+  readonly url: string;
+  readonly token: string;
+}
+
+/** `vitrine serve` as a process of its own (node --import tsx main/headless.ts) on `dataDir`, on a free port. */
+export interface ServeProcess extends Server {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  /** SIGKILL, as a crash or a power cut would end it; resolves once it is gone. */
+  kill(): Promise<void>;
+  /** SIGTERM (a clean stop); resolves once it is gone. */
+  stop(): Promise<void>;
+  /** What it wrote to stdout and stderr so far. */
+  output(): string;
+}
+
+export async function serveProcess(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'main/headless.ts'), 'serve', '--port', '0'], {
+    cwd: ROOT,
+    env: { ...process.env, VITRINE_HOME: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await Promise.race([
+    waitFor('vitrine serve to listen', () => /Open:\s+(http:\/\/[^/\s#]+)/.exec(out)?.[1], 60_000),
+    gone.then(() => {
+      throw new Error(`vitrine serve exited: ${err.slice(0, 2000)}`);
+    }),
+  ]);
+  const token = readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
+  const end = (signal: NodeJS.Signals) => async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await gone;
+  };
+  return { child, pid: child.pid as number, url, token, kill: end('SIGKILL'), stop: end('SIGTERM'), output: () => `${out}${err}` };
 }
