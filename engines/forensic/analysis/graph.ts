@@ -389,13 +389,12 @@ export class ProvenanceGraph {
   /** Edges as columns by position (EdgeColumns); an edge object is made only when the analysis's edges are read. */
   private edgeCount = 0;
   /**
-   * The edges by (from, to, rule): open addressing, at most half full, slot s at 2s: the edge's position plus one (0
-   * empty), then edgeHash of its keys beside it, so that a probe meets another edge's keys in the edge columns (three
-   * cache misses) only when the hashes are equal; the keys compared in the edge columns. A Map keyed by a number made
-   * of the three held a boxed number and an entry of about 45 bytes per edge; this is 16 bytes an edge outside the V8
-   * heap.
+   * The edges by (from, to, rule): open addressing over the edge positions plus one (0 empty), at most half full, the
+   * keys compared in the edge columns. A Map keyed by a number made of the three held a boxed number and an entry of
+   * about 45 bytes per edge; this is 8 bytes an edge outside the V8 heap. (A hash kept beside each slot, which spares
+   * reading the columns of another edge met on the way, doubled the table and read slower: see docs/forensic.md.)
    */
-  private edgeSlots: Int32Array = new Int32Array(INITIAL_EDGE_SLOTS * 2);
+  private edgeSlots: Int32Array = new Int32Array(INITIAL_EDGE_SLOTS);
   private readonly ruleIndex = new Map<string, number>();
   private readonly ruleNames: string[] = [];
   private readonly relationIndex = new Map<string, number>();
@@ -939,49 +938,28 @@ export class ProvenanceGraph {
     return names;
   }
 
-  /**
-   * Where the edge (from, to, rule), whose edgeHash is `hash`, is in the edge index (2s for slot s), or the empty slot
-   * where it goes.
-   */
-  private edgeSlot(from: number, to: number, rule: number, hash: number): number {
-    const slots = this.edgeSlots;
-    const mask = (slots.length >> 1) - 1;
-    const h = hash | 0;
-    for (let s = hash & mask; ; s = (s + 1) & mask) {
-      const b = s << 1;
-      const v = slots[b] as number;
-      if (v === 0) return b;
-      if (slots[b + 1] !== h) continue;
+  /** The slot of the edge (from, to, rule) in the edge index, or the empty slot where it goes. */
+  private edgeSlot(from: number, to: number, rule: number): number {
+    const mask = this.edgeSlots.length - 1;
+    for (let s = edgeHash(from, to, rule) & mask; ; s = (s + 1) & mask) {
+      const v = this.edgeSlots[s] as number;
+      if (v === 0) return s;
       const at = v - 1;
-      if (this.edgeFrom[at] === from && this.edgeTo[at] === to && this.edgeRule[at] === rule) return b;
+      if (this.edgeFrom[at] === from && this.edgeTo[at] === to && this.edgeRule[at] === rule) return s;
     }
   }
 
-  /** The edge index at least twice as large (for the edges plan projects), every edge placed again by its kept hash. */
+  /** The edge index at least twice as large (for the edges plan projects), every edge placed again. */
   private growEdgeIndex(): void {
-    const old = this.edgeSlots;
-    const size = indexSlots(this.grownCapacity(this.edgeCount, this.planEdges, old.length / 4));
-    const slots = new Int32Array(size * 2);
-    const mask = size - 1;
-    // Edges are distinct, so each goes to the first empty slot from its hash, in the order of the old slots.
-    for (let o = 0; o < old.length; o += 2) {
-      const v = old[o] as number;
-      if (v === 0) continue;
-      const h = old[o + 1] as number;
-      let s = (h >>> 0) & mask;
-      while (slots[s << 1] !== 0) s = (s + 1) & mask;
-      slots[s << 1] = v;
-      slots[(s << 1) + 1] = h;
-    }
-    this.edgeSlots = slots;
+    this.edgeSlots = new Int32Array(indexSlots(this.grownCapacity(this.edgeCount, this.planEdges, this.edgeSlots.length / 2)));
+    for (let at = 0; at < this.edgeCount; at++) this.edgeSlots[this.edgeSlot(this.edgeFrom[at] as number, this.edgeTo[at] as number, this.edgeRule[at] as number)] = at + 1;
   }
 
   /** Adds an edge or, for the same (from, to, rule), adds the event's support to it; its position, null for a loop. */
   edge(from: NodeRef, to: NodeRef, rule: string, relation: string, events: readonly AnalysisEvent[], techniques: readonly string[] = [], stage: KillChainStage | null = null): EdgeRef | null {
     if (from === to) return null;
     const r = indexIn(this.ruleIndex, this.ruleNames, rule);
-    const hash = edgeHash(from, to, r);
-    const slot = this.edgeSlot(from, to, r, hash);
+    const slot = this.edgeSlot(from, to, r);
     let at = (this.edgeSlots[slot] as number) - 1;
     if (at < 0) {
       at = this.edgeCount++;
@@ -995,8 +973,7 @@ export class ProvenanceGraph {
       this.edgeFirstMs[at] = NaN;
       this.edgeEventIds[at] = NO_IDS;
       this.edgeSlots[slot] = at + 1;
-      this.edgeSlots[slot + 1] = hash | 0;
-      if (this.edgeCount * 4 > this.edgeSlots.length) this.growEdgeIndex();
+      if (this.edgeCount * 2 > this.edgeSlots.length) this.growEdgeIndex();
     }
     let ids = this.edgeEventIds[at] as IdList;
     let first = this.edgeFirstMs[at] as number;
