@@ -2,7 +2,7 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { VitrineError } from './errors.js';
+import { storageError, VitrineError } from './errors.js';
 import type { Migration } from './service.js';
 
 /** What the store needs of a service (a ServiceDescriptor fits). */
@@ -61,7 +61,8 @@ export function openStore(file: string, services: readonly StoreService[]): Data
     return db;
   } catch (err) {
     db.close();
-    throw err;
+    // A full disk says so (insufficient_storage), not "migration N failed" or a bare SQLite error.
+    throw storageError(err) ?? err;
   }
 }
 
@@ -125,7 +126,7 @@ export function migrateTo(db: Database, service: string, migrations: readonly Mi
       step.immediate();
     } catch (err) {
       if (err instanceof VitrineError) throw err;
-      throw new VitrineError('internal', `migration ${migration.version} of ${service} failed`, { cause: err });
+      throw storageError(err) ?? new VitrineError('internal', `migration ${migration.version} of ${service} failed`, { cause: err });
     }
   }
 }

@@ -2,7 +2,7 @@
 import { chmodSync, existsSync, openSync, readSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { VitrineError } from '../core/errors.js';
+import { storageError, VitrineError } from '../core/errors.js';
 import { createLedgerTable, GENESIS_HASH, missingLedgerTriggers, verifyChain, type LedgerVerification, type StoredLedgerRow } from '../core/ledger.js';
 import type { Migration } from '../core/service.js';
 import { migrateTo } from '../core/store.js';
@@ -76,6 +76,9 @@ export function openStoreForWriting(file: string): Database {
   } catch (err) {
     db.close();
     if (err instanceof VitrineError && err.code !== 'internal') throw err;
+    // A full disk is not a wrong file: say so (insufficient_storage), so the user frees space rather than picks another file.
+    const full = storageError(err);
+    if (full !== undefined && full !== err) throw full;
     throw new VitrineError('validation_failed', 'the file is not a ledger store', { cause: err });
   }
 }

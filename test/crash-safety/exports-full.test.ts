@@ -1,7 +1,7 @@
 // Exports, reports and models written by the command lines when the disk is full: a clear message and the tool's failure
 // exit code (never "internal error", never a usage error), and the file under the final name is the earlier one or the
 // whole new one.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main as attribMain } from '../../engines/attrib/cli.js';
@@ -31,9 +31,39 @@ const exportsUnderTest: readonly Export[] = [
 
 const disk = smallDisk(1024);
 
+const evidence = tempDir('exports-evidence');
+writeFileSync(
+  path.join(evidence.dir, 'auth.log'),
+  Array.from({ length: 200 }, (_, i) => `Mar  3 10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')} web01 sshd[4242]: Failed password for root from 203.0.113.9 port ${40000 + i} ssh2\n`).join(''),
+);
+
 afterAll(() => {
   disk?.remove();
   reports.remove();
+  evidence.remove();
+});
+
+describe('forensic analyze --ledger on a full disk', () => {
+  const analyze = (ledger: string): Promise<CliResult> =>
+    forensicMain(['analyze', 'auth.log', '--kind', 'authlog', '--year', '2024', '--no-sigma', '--format', 'summary', '--ledger', ledger], { cwd: evidence.dir, env: {} });
+
+  it.runIf(disk !== undefined)('says there is no space left (exit 1; it said "the file is not a ledger store", exit 2), then writes a ledger that verifies once there is room', async () => {
+    const d = disk!;
+    const ledger = path.join(d.dir, 'case.sqlite');
+    d.fill();
+    try {
+      const r = await analyze(ledger);
+      expect(r.stderr).toMatch(/no space left/);
+      expect(r.code).toBe(1);
+    } finally {
+      d.free();
+    }
+    const again = await analyze(ledger);
+    expect(again.code).toBe(0);
+    const verified = await forensicMain(['verify', ledger], { cwd: evidence.dir, env: {} });
+    expect(verified.code).toBe(0);
+    rmSync(ledger);
+  }, 60_000);
 });
 
 describe.each(exportsUnderTest)('$tool on a full disk', ({ run, failure }) => {
