@@ -1,8 +1,9 @@
 // The per-installation API token: 32 random bytes (base64url) in <dataDir>/token, readable by its owner only.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { VitrineError } from '../engines/core/errors.js';
+import { storageError, VitrineError } from '../engines/core/errors.js';
+import { writeFileAtomic } from '../engines/core/output-file.js';
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const POSIX = process.platform !== 'win32';
@@ -35,14 +36,20 @@ export function loadOrCreateToken(dataDir: string): string {
     writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
     return token;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new VitrineError('unavailable', 'the token file cannot be written', { cause: err });
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+      // Ours, and empty or cut short (a full disk): removed, so the next start makes a whole one.
+      rmSync(file, { force: true });
+      throw storageError(err) ?? new VitrineError('unavailable', 'the token file cannot be written', { cause: err });
+    }
   }
   const raced = readToken(file);
   if (raced !== undefined) return raced;
-  // A malformed file: replace it atomically rather than edit it in place.
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${token}\n`, { mode: 0o600, flag: 'w' });
-  renameSync(temp, file);
+  // A malformed file: replace it atomically rather than edit it in place (its mode, 0600 since readToken, is kept).
+  try {
+    writeFileAtomic(file, `${token}\n`);
+  } catch (err) {
+    throw storageError(err) ?? new VitrineError('unavailable', 'the token file cannot be written', { cause: err });
+  }
   return token;
 }
 

@@ -1,10 +1,11 @@
 // The disk fills while the workstation writes: a clear 507 in the error shape, earlier rows intact, answers again once space is freed.
-import { readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../../engines/replay/index.js';
 import type { Workstation } from '../../main/workstation.js';
-import { errorCode, integrityOf, request, smallDisk, tempDir, waitFor, workstationOn } from './workstation.fixture.js';
+import { errorCode, integrityOf, request, serveProcess, smallDisk, tempDir, waitFor, workstationOn } from './workstation.fixture.js';
 
 const techniques = ['T1566.001', 'T1059.001', 'T1003.001', 'T1021.002', 'T1071.001'];
 const caseFile = (id: string, n = 5): unknown => ({ case_id: id, title: `Case ${id}`, techniques: Array.from({ length: n }, (_, i) => ({ evidence_id: `E${i}`, id: techniques[i % techniques.length] })) });
@@ -70,5 +71,35 @@ describe('an upload spooled to a full disk', () => {
       if (previous === undefined) delete process.env['TMPDIR'];
       else process.env['TMPDIR'] = previous;
     }
+  }, 120_000);
+});
+
+describe('vitrine serve starting on a full disk', () => {
+  const disk = smallDisk(16 * 1024);
+  afterAll(() => disk?.remove());
+
+  it.runIf(disk !== undefined)('says there is no space left (exit 1), leaves no empty token file, and starts once there is room', async () => {
+    const d = disk!;
+    const home = path.join(d.dir, 'home');
+    d.fill();
+    try {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../../main/headless.ts'), 'serve', '--port', '0'], {
+        env: { ...process.env, VITRINE_HOME: home },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(r.stderr).toMatch(/^vitrine: no space left/);
+      expect(r.status).toBe(1);
+      expect(existsSync(path.join(home, 'token'))).toBe(false);
+    } finally {
+      d.free();
+    }
+    const s = await serveProcess(home);
+    try {
+      expect((await request(s, 'GET', '/api/health')).status).toBe(200);
+    } finally {
+      await s.stop();
+    }
+    expect(integrityOf(path.join(home, 'vitrine.db'))).toBe('ok');
   }, 120_000);
 });
