@@ -379,20 +379,21 @@ export class ProvenanceGraph {
   private planEdges = 0;
   private planPids = 0;
   /**
-   * The nodes by id: open addressing, at most half full, slot s at 2s: the node's position plus one (0 empty), then
-   * its id's hash (stringHash, as a 32-bit integer) beside it, so that a probe that meets another id is told apart
-   * in the cache line it read, without reading that node and its id from the heap (a cache miss or two each on a
-   * graph of a million nodes); the ids compared in nodeIds. A Map of 1.2 million ids held about 50 bytes an entry in
-   * its table; this is 16 bytes a node outside the heap.
+   * The nodes by id: open addressing over node positions plus one (0 empty), at most half full, the ids compared in
+   * nodeIds. A Map of 1.2 million ids held about 50 bytes an entry in its table; this is 8 bytes a node outside the heap.
    */
-  private nodeSlots: Int32Array = new Int32Array(INITIAL_NODE_SLOTS * 2);
+  private nodeSlots: Int32Array = new Int32Array(INITIAL_NODE_SLOTS);
+  /**
+   * The hash of each occupied slot's id (stringHash, as a 32-bit integer): a probe that meets another id is told apart
+   * here, without reading that node and its id from the heap (a cache miss or two each on a graph of a million nodes).
+   */
+  private nodeSlotHashes: Int32Array = new Int32Array(INITIAL_NODE_SLOTS);
   /** Edges as columns by position (EdgeColumns); an edge object is made only when the analysis's edges are read. */
   private edgeCount = 0;
   /**
    * The edges by (from, to, rule): open addressing over the edge positions plus one (0 empty), at most half full, the
    * keys compared in the edge columns. A Map keyed by a number made of the three held a boxed number and an entry of
-   * about 45 bytes per edge; this is 8 bytes an edge outside the V8 heap. (A hash kept beside each slot, which spares
-   * reading the columns of another edge met on the way, doubled the table and read slower: see docs/forensic.md.)
+   * about 45 bytes per edge; this is 8 bytes an edge outside the V8 heap.
    */
   private edgeSlots: Int32Array = new Int32Array(INITIAL_EDGE_SLOTS);
   private readonly ruleIndex = new Map<string, number>();
@@ -408,8 +409,8 @@ export class ProvenanceGraph {
   private edgeFirstMs: Float64Array = new Float64Array(1024);
   /** Supporting event ids (as a node's). */
   private edgeEventIds: IdList[] = new Array<IdList>(1024);
-  /** The techniques of the edges that have some, by position (most edges have none: no column slot for them). */
-  private edgeTechniques = new Map<EdgeRef, string[]>();
+  /** The shared NO_TECHNIQUES until the first technique (most edges have none), then a list of the edge's own. */
+  private edgeTechniques: string[][] = new Array<string[]>(1024);
   /** (host in lower case, '?' when unknown; pid) -> the process last seen with that pid. */
   private readonly byPid = new PidIndex((count, slots) => indexSlots(this.grownCapacity(count, this.planPids, slots / 2)));
   private readonly byGuid = new Map<string, NodeRef>();
@@ -442,18 +443,15 @@ export class ProvenanceGraph {
     return this.nodeById(flatId(kind, key), kind, label, host, e, attributes);
   }
 
-  /**
-   * Where the node with this id (whose stringHash is `hash`) is in the node index (2s for slot s), or the empty slot
-   * where it goes.
-   */
+  /** The slot of the node with this id (whose stringHash is `hash`) in the node index, or the empty slot where it goes. */
   private nodeSlot(id: string, hash: number): number {
     const slots = this.nodeSlots;
-    const mask = (slots.length >> 1) - 1;
+    const hashes = this.nodeSlotHashes;
+    const mask = slots.length - 1;
     const h = hash | 0;
     for (let s = hash & mask; ; s = (s + 1) & mask) {
-      const b = s << 1;
-      const v = slots[b] as number;
-      if (v === 0 || (slots[b + 1] === h && this.idIs(v - 1, id))) return b;
+      const v = slots[s] as number;
+      if (v === 0 || (hashes[s] === h && this.idIs(v - 1, id))) return s;
     }
   }
 
@@ -475,16 +473,16 @@ export class ProvenanceGraph {
    */
   private processSlot(h: number, pid: number, key: number, hash: number): number {
     const slots = this.nodeSlots;
-    const mask = (slots.length >> 1) - 1;
+    const hashes = this.nodeSlotHashes;
+    const mask = slots.length - 1;
     const hh = hash | 0;
     for (let s = hash & mask; ; s = (s + 1) & mask) {
-      const b = s << 1;
-      const v = slots[b] as number;
-      if (v === 0) return b;
-      if (slots[b + 1] !== hh) continue;
+      const v = slots[s] as number;
+      if (v === 0) return s;
+      if (hashes[s] !== hh) continue;
       const m = v - 1;
-      if (this.nodeIds[m] === undefined && this.procHost[m] === h && this.procKey[m] === key && Object.is(this.procPid[m], pid)) return b;
-      if (this.idIs(m, processIdText(this.parts[h] as string, pid, this.parts[key] as string))) return b;
+      if (this.nodeIds[m] === undefined && this.procHost[m] === h && this.procKey[m] === key && Object.is(this.procPid[m], pid)) return s;
+      if (this.idIs(m, processIdText(this.parts[h] as string, pid, this.parts[key] as string))) return s;
     }
   }
 
@@ -495,21 +493,24 @@ export class ProvenanceGraph {
 
   /** The node index at least twice as large (for the nodes plan projects), every node placed again by its kept hash. */
   private growNodeIndex(): void {
-    const old = this.nodeSlots;
-    const size = indexSlots(this.grownCapacity(this.nodeTotal, this.planNodes, old.length / 4));
-    const slots = new Int32Array(size * 2);
-    const mask = size - 1;
+    const oldSlots = this.nodeSlots;
+    const oldHashes = this.nodeSlotHashes;
+    const size = indexSlots(this.grownCapacity(this.nodeTotal, this.planNodes, oldSlots.length / 2));
+    const slots = new Int32Array(size);
+    const hashes = new Int32Array(size);
+    const mask = slots.length - 1;
     // Ids are distinct, so each goes to the first empty slot from its hash, in the order of the old slots.
-    for (let o = 0; o < old.length; o += 2) {
-      const v = old[o] as number;
+    for (let o = 0; o < oldSlots.length; o++) {
+      const v = oldSlots[o] as number;
       if (v === 0) continue;
-      const h = old[o + 1] as number;
+      const h = oldHashes[o] as number;
       let s = (h >>> 0) & mask;
-      while (slots[s << 1] !== 0) s = (s + 1) & mask;
-      slots[s << 1] = v;
-      slots[(s << 1) + 1] = h;
+      while (slots[s] !== 0) s = (s + 1) & mask;
+      slots[s] = v;
+      hashes[s] = h;
     }
     this.nodeSlots = slots;
+    this.nodeSlotHashes = hashes;
   }
 
   /** The node with this id, if there is one. */
@@ -700,8 +701,8 @@ export class ProvenanceGraph {
       if (this.columnar) this.nodeSource[n] = 0;
       else this.nodeSources[n] = null;
       this.nodeSlots[slot] = n + 1;
-      this.nodeSlots[slot + 1] = hash | 0;
-      if ((n + 1) * 4 > this.nodeSlots.length) this.growNodeIndex();
+      this.nodeSlotHashes[slot] = hash | 0;
+      if ((n + 1) * 2 > this.nodeSlots.length) this.growNodeIndex();
     } else {
       n = v - 1;
       this.addAttributes(n, attributes);
@@ -972,6 +973,7 @@ export class ProvenanceGraph {
       this.edgeConfidence[at] = 0.5;
       this.edgeFirstMs[at] = NaN;
       this.edgeEventIds[at] = NO_IDS;
+      this.edgeTechniques[at] = NO_TECHNIQUES;
       this.edgeSlots[slot] = at + 1;
       if (this.edgeCount * 2 > this.edgeSlots.length) this.growEdgeIndex();
     }
@@ -984,10 +986,10 @@ export class ProvenanceGraph {
     }
     this.edgeEventIds[at] = ids;
     this.edgeFirstMs[at] = first;
-    if (techniques.length > 0) {
-      let list = this.edgeTechniques.get(at);
-      if (list === undefined) this.edgeTechniques.set(at, (list = []));
-      for (const t of techniques) if (!list.includes(t)) list.push(t);
+    for (const t of techniques) {
+      const list = this.edgeTechniques[at] as string[];
+      if (list === NO_TECHNIQUES) this.edgeTechniques[at] = [t];
+      else if (!list.includes(t)) list.push(t);
     }
     if (this.edgeStage[at] === 0) this.edgeStage[at] = stageCode(stage);
     return at;
@@ -1012,6 +1014,7 @@ export class ProvenanceGraph {
   private growEdges(): void {
     const n = this.grownCapacity(this.edgeCount, this.planEdges, this.edgeFrom.length);
     this.edgeEventIds = grownArray(this.edgeEventIds, this.edgeCount, n);
+    this.edgeTechniques = grownArray(this.edgeTechniques, this.edgeCount, n);
     this.edgeFrom = grownColumn(this.edgeFrom, n);
     this.edgeTo = grownColumn(this.edgeTo, n);
     this.edgeRule = grownColumn(this.edgeRule, n);
@@ -1029,6 +1032,7 @@ export class ProvenanceGraph {
   takeExport(): { nodes: NodeColumns; edges: EdgeColumns; endpoints: { from: Uint32Array; to: Uint32Array } } {
     this.edgeSlots = new Int32Array(0);
     this.nodeSlots = new Int32Array(0);
+    this.nodeSlotHashes = new Int32Array(0);
     this.byPid.clear();
     this.byGuid.clear();
     this.strings.clear();
@@ -1042,22 +1046,22 @@ export class ProvenanceGraph {
     const nodes = this.takeNodes();
     const n = this.edgeCount;
     this.edgeEventIds.length = n;
+    this.edgeTechniques.length = n;
     for (let k = 0; k < n; k++) {
       const list = settled(this.edgeEventIds[k] as IdList);
       if (typeof list !== 'string') Object.freeze(list);
     }
-    for (const list of this.edgeTechniques.values()) Object.freeze(list);
+    for (const list of this.edgeTechniques) Object.freeze(list);
     const edges = new EdgeColumns(
       nodes,
       {
-        // Views of the columns, not copies (as the nodes' columns): the graph lets go of them below.
-        from: this.edgeFrom.subarray(0, n),
-        to: this.edgeTo.subarray(0, n),
-        rule: this.edgeRule.subarray(0, n),
-        relation: this.edgeRelation.subarray(0, n),
-        stage: this.edgeStage.subarray(0, n),
-        confidence: this.edgeConfidence.subarray(0, n),
-        firstMs: this.edgeFirstMs.subarray(0, n),
+        from: this.edgeFrom.slice(0, n),
+        to: this.edgeTo.slice(0, n),
+        rule: this.edgeRule.slice(0, n),
+        relation: this.edgeRelation.slice(0, n),
+        stage: this.edgeStage.slice(0, n),
+        confidence: this.edgeConfidence.slice(0, n),
+        firstMs: this.edgeFirstMs.slice(0, n),
         eventIds: this.edgeEventIds,
         techniques: this.edgeTechniques,
       },
@@ -1073,7 +1077,7 @@ export class ProvenanceGraph {
     this.edgeConfidence = new Float64Array(0);
     this.edgeFirstMs = new Float64Array(0);
     this.edgeEventIds = [];
-    this.edgeTechniques = new Map();
+    this.edgeTechniques = [];
     return { nodes, edges, endpoints: { from: edges.columns.from, to: edges.columns.to } };
   }
 
@@ -1228,8 +1232,7 @@ export interface EdgeColumnData {
   readonly confidence: Float64Array;
   readonly firstMs: Float64Array;
   readonly eventIds: readonly IdList[];
-  /** The techniques of the edges that have some (each list not empty), by position; none for the others. */
-  readonly techniques: ReadonlyMap<number, readonly string[]>;
+  readonly techniques: readonly (readonly string[])[];
 }
 
 /**
@@ -1255,7 +1258,7 @@ export class EdgeColumns extends Rows<CausalEdge> {
         confidence: columns.confidence[k] as number,
         time: Number.isNaN(first) ? null : new Date(first).toISOString(),
         eventIds: listOf(columns.eventIds[k] as IdList),
-        techniques: columns.techniques.get(k) ?? NO_TECHNIQUES,
+        techniques: columns.techniques[k] as readonly string[],
         stage: stage === 0 ? null : (KILL_CHAIN_STAGES[stage - 1] as KillChainStage),
       };
     });

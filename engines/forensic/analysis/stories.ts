@@ -156,8 +156,7 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endp
   at = 0;
   if (graph.edges instanceof EdgeColumns) {
     const { techniques, stage } = graph.edges.columns;
-    for (; at < graph.edges.length; at++) if (stage[at] !== 0) signal[groupOf[at] as number] = 1;
-    for (const k of techniques.keys()) signal[groupOf[k] as number] = 1;
+    for (; at < graph.edges.length; at++) if ((techniques[at] as readonly string[]).length > 0 || stage[at] !== 0) signal[groupOf[at] as number] = 1;
   } else
     for (const e of graph.edges) {
       if (e.techniques.length > 0 || e.stage !== null) signal[groupOf[at] as number] = 1;
@@ -194,7 +193,7 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endp
       let bare = true;
       for (let j = from; j < end && bare; j++) {
         const i = grouped[j] as number;
-        if (techniques.has(i) || edgeColumns.ruleAt(i) === 'sigma-detection') bare = false;
+        if ((techniques[i] as readonly string[]).length > 0 || edgeColumns.ruleAt(i) === 'sigma-detection') bare = false;
       }
       if (bare) continue;
     }
@@ -206,7 +205,7 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endp
     for (let j = 0; j < positions.length; j++) {
       const i = positions[j] as number;
       const e = made === null ? null : (made[j] as CausalEdge);
-      for (const t of e === null ? ((edgeColumns as EdgeColumns).columns.techniques.get(i) ?? NONE) : e.techniques) {
+      for (const t of e === null ? (edgeColumns as EdgeColumns).columns.techniques[i] as readonly string[] : e.techniques) {
         techniques.add(t);
         const s = stageOf(t);
         if (s !== null) stages.add(s);
@@ -229,9 +228,6 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endp
 
 /** Bits of storyScope's filter of id hashes (a power of two; 128 KiB). */
 const SCOPE_BITS = 1 << 20;
-
-/** What an edge without techniques lists. */
-const NONE: readonly string[] = Object.freeze([]);
 
 /**
  * The part of the graph the kept stories read: their edges, the nodes at their ends, the events of those edges, and
