@@ -43,9 +43,16 @@ describe('the store fills up', () => {
   });
 });
 
+// Mounted while the file is collected, removed by the file's own afterAll (a describe's hooks do not run when a filter skips all its tests).
+const uploadDisk = smallDisk(1024);
+const serveDisk = smallDisk(16 * 1024);
+afterAll(() => {
+  uploadDisk?.remove();
+  serveDisk?.remove();
+});
+
 describe('an upload spooled to a full disk', () => {
-  const disk = smallDisk(1024);
-  afterAll(() => disk?.remove());
+  const disk = uploadDisk;
 
   it.runIf(disk !== undefined)('replay: 507 insufficient_storage, nothing left in the spool folder, stories kept; analysed once there is room', async () => {
     const d = disk!;
@@ -75,8 +82,7 @@ describe('an upload spooled to a full disk', () => {
 });
 
 describe('vitrine serve starting on a full disk', () => {
-  const disk = smallDisk(16 * 1024);
-  afterAll(() => disk?.remove());
+  const disk = serveDisk;
 
   it.runIf(disk !== undefined)('says there is no space left (exit 1), leaves no empty token file, and starts once there is room', async () => {
     const d = disk!;
