@@ -53,6 +53,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const s of servers) await s.kill();
+  // A killed server's workers and monitoring worker notice within half a second (their parent watch) and end.
+  await new Promise((r) => setTimeout(r, 1000));
   data.remove();
   evidence.remove();
 });
