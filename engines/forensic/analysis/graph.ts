@@ -215,55 +215,46 @@ function processHash(h: string, pid: number | null, key: string): number {
 /** Slots of the pid index to begin with (a power of two). */
 const INITIAL_PID_SLOTS = 4096;
 
-/** Int32 slots per entry of the pid index: the host's position plus one (0: empty), the pid, the node. */
-const PID_STRIDE = 3;
-
 /**
- * The process last seen with a pid on a host: open addressing over (host, pid), at most half full, each slot's host,
- * pid and node side by side in one Int32Array (one cache line read per probe, 12 bytes a slot), instead of a Map of
- * pids per host (a million pids held a Map entry each and cost a rehash as the Maps grew). Pids outside the 32-bit
- * integers (none a loader gives) go to a Map. When full it grows to what `grown(count, slots)` gives (the graph's
- * projection of the pass), not by doubling.
+ * The process last seen with a pid on a host: open addressing over (host, pid) in typed arrays, at most half full,
+ * instead of a Map of pids per host (a million pids held a Map entry each and cost a rehash as the Maps grew). Pids
+ * that are not safe integers (none a loader gives) go to a Map.
  */
 export class PidIndex {
   private readonly hostIx = new Map<string, number>();
-  private table: Int32Array;
-  private slotCount: number;
+  /** Host position plus one (0: empty slot), pid and node of each slot. */
+  private hosts = new Int32Array(INITIAL_PID_SLOTS);
+  private pids = new Float64Array(INITIAL_PID_SLOTS);
+  private nodes = new Int32Array(INITIAL_PID_SLOTS);
   private count = 0;
   private readonly other = new Map<string, Map<number, NodeRef>>();
 
-  constructor(private readonly grown: (count: number, slots: number) => number = (_count, slots) => slots * 2) {
-    this.slotCount = INITIAL_PID_SLOTS;
-    this.table = new Int32Array(INITIAL_PID_SLOTS * PID_STRIDE);
-  }
-
   private static hash(host: number, pid: number): number {
     let h = Math.imul(host ^ 0x9e3779b9, 0x85ebca6b);
-    h = Math.imul(h ^ (h >>> 13) ^ pid, 0xc2b2ae35);
-    return (h ^ (h >>> 16)) >>> 0;
+    h = Math.imul(h ^ (h >>> 13) ^ (pid >>> 0), 0xc2b2ae35);
+    h = Math.imul(h ^ (h >>> 16) ^ Math.floor(pid / 4294967296), 0x27d4eb2f);
+    return (h ^ (h >>> 15)) >>> 0;
   }
 
-  /** The first Int32 of (host, pid)'s slot, or of the empty slot where it goes. */
+  /** The slot of (host, pid), or the empty slot where it goes. */
   private slot(host: number, pid: number): number {
-    const t = this.table;
-    const mask = this.slotCount - 1;
+    const mask = this.hosts.length - 1;
     for (let s = PidIndex.hash(host, pid) & mask; ; s = (s + 1) & mask) {
-      const b = s * PID_STRIDE;
-      const h = t[b] as number;
-      if (h === 0 || (h === host && t[b + 1] === pid)) return b;
+      const h = this.hosts[s] as number;
+      if (h === 0 || (h === host && this.pids[s] === pid)) return s;
     }
   }
 
   get(host: string, pid: number): NodeRef | undefined {
-    if ((pid | 0) !== pid) return this.other.get(host)?.get(pid);
+    if (!Number.isSafeInteger(pid)) return this.other.get(host)?.get(pid);
     const h = this.hostIx.get(host);
     if (h === undefined) return undefined;
-    const b = this.slot(h, pid);
-    return this.table[b] === 0 ? undefined : (this.table[b + 2] as number);
+    const s = this.slot(h, pid);
+    return this.hosts[s] === 0 ? undefined : (this.nodes[s] as number);
   }
 
   set(host: string, pid: number, node: NodeRef): void {
-    if ((pid | 0) !== pid) {
+    if (!Number.isSafeInteger(pid)) {
       let pids = this.other.get(host);
       if (!pids) this.other.set(host, (pids = new Map()));
       pids.set(pid, node);
@@ -271,45 +262,39 @@ export class PidIndex {
     }
     let h = this.hostIx.get(host);
     if (h === undefined) this.hostIx.set(host, (h = this.hostIx.size + 1));
-    const b = this.slot(h, pid);
-    const t = this.table;
-    if (t[b] === 0) {
-      t[b] = h;
-      t[b + 1] = pid;
+    const s = this.slot(h, pid);
+    if (this.hosts[s] === 0) {
+      this.hosts[s] = h;
+      this.pids[s] = pid;
       this.count++;
     }
-    t[b + 2] = node;
-    if (this.count * 2 > this.slotCount) this.grow();
-  }
-
-  /** The number of (host, pid) entries in the table (those of the Map not counted). */
-  get size(): number {
-    return this.count;
+    this.nodes[s] = node;
+    if (this.count * 2 > this.hosts.length) this.grow();
   }
 
   private grow(): void {
-    const old = this.table;
-    let slots = this.slotCount * 2;
-    const wanted = this.grown(this.count, this.slotCount);
-    while (slots < wanted) slots *= 2;
-    this.slotCount = slots;
-    this.table = new Int32Array(slots * PID_STRIDE);
-    const t = this.table;
-    for (let o = 0; o < old.length; o += PID_STRIDE) {
-      const h = old[o] as number;
+    const hosts = this.hosts;
+    const pids = this.pids;
+    const nodes = this.nodes;
+    this.hosts = new Int32Array(hosts.length * 2);
+    this.pids = new Float64Array(hosts.length * 2);
+    this.nodes = new Int32Array(hosts.length * 2);
+    for (let o = 0; o < hosts.length; o++) {
+      const h = hosts[o] as number;
       if (h === 0) continue;
-      const b = this.slot(h, old[o + 1] as number);
-      t[b] = h;
-      t[b + 1] = old[o + 1] as number;
-      t[b + 2] = old[o + 2] as number;
+      const s = this.slot(h, pids[o] as number);
+      this.hosts[s] = h;
+      this.pids[s] = pids[o] as number;
+      this.nodes[s] = nodes[o] as number;
     }
   }
 
   clear(): void {
     this.hostIx.clear();
     this.other.clear();
-    this.slotCount = 16;
-    this.table = new Int32Array(16 * PID_STRIDE);
+    this.hosts = new Int32Array(16);
+    this.pids = new Float64Array(16);
+    this.nodes = new Int32Array(16);
     this.count = 0;
   }
 }
@@ -377,7 +362,6 @@ export class ProvenanceGraph {
   /** The node and edge counts when the caller's pass began (plan with done 0). */
   private planNodes = 0;
   private planEdges = 0;
-  private planPids = 0;
   /**
    * The nodes by id: open addressing over node positions plus one (0 empty), at most half full, the ids compared in
    * nodeIds. A Map of 1.2 million ids held about 50 bytes an entry in its table; this is 8 bytes a node outside the heap.
@@ -412,7 +396,7 @@ export class ProvenanceGraph {
   /** The shared NO_TECHNIQUES until the first technique (most edges have none), then a list of the edge's own. */
   private edgeTechniques: string[][] = new Array<string[]>(1024);
   /** (host in lower case, '?' when unknown; pid) -> the process last seen with that pid. */
-  private readonly byPid = new PidIndex((count, slots) => indexSlots(this.grownCapacity(count, this.planPids, slots / 2)));
+  private readonly byPid = new PidIndex();
   private readonly byGuid = new Map<string, NodeRef>();
   /** One copy of each repeated string (labels, sources, attribute values computed per event). */
   private readonly strings = new Map<string, string>();
@@ -533,7 +517,6 @@ export class ProvenanceGraph {
     if (done === 0) {
       this.planNodes = this.nodeTotal;
       this.planEdges = this.edgeCount;
-      this.planPids = this.byPid.size;
     }
     this.planDone = done;
     this.planTotal = total;
