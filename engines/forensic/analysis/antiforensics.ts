@@ -4,6 +4,7 @@ import type { AnalysisEvent, EventSeq } from './events.js';
 import { attr, commandLine, timeMs, windowsEventId } from './facts.js';
 import { COMMAND_PATTERNS } from './patterns.js';
 import { parseTimeMs } from '../time.js';
+import { grownColumn } from '../../core/columns.js';
 
 /** How much one indicator of each severity takes off a host's stories (multiplicative penalty = 1 - sum, floored). */
 export const SEVERITY_PENALTY: Readonly<Record<IndicatorSeverity, number>> = { low: 0.05, medium: 0.1, high: 0.2 };
@@ -230,12 +231,8 @@ export class NumberList {
 
   push(value: number, at: number): void {
     if (this.n === this.values.length) {
-      const values = new Float64Array(this.n * 2);
-      values.set(this.values);
-      this.values = values;
-      const ats = new Uint32Array(this.n * 2);
-      ats.set(this.ats);
-      this.ats = ats;
+      this.values = grownColumn(this.values, this.n * 2);
+      this.ats = grownColumn(this.ats, this.n * 2);
     }
     this.values[this.n] = value;
     this.ats[this.n] = at;

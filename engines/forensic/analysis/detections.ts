@@ -9,6 +9,7 @@ import type { CausalRule } from './rules.js';
 import type { DetectionSummary } from '../../core/contracts/forensic.js';
 import { parseTimeMs } from '../time.js';
 import { setOwn } from '../../core/own.js';
+import { grownColumn } from '../../core/columns.js';
 
 /** One rule's hits in an analysis, the Hayabusa-style summary row (the contract's type: the view carries it as it is). */
 export type { DetectionSummary } from '../../core/contracts/forensic.js';
@@ -98,12 +99,8 @@ export class Detections {
   /** A hit; positions come in rising order (the run reads the events in order). */
   private add(position: number, rule: number): void {
     if (this.n === this.positions.length) {
-      const p = new Uint32Array(this.n * 2);
-      p.set(this.positions);
-      this.positions = p;
-      const r = new Uint16Array(this.n * 2);
-      r.set(this.ruleIx);
-      this.ruleIx = r;
+      this.positions = grownColumn(this.positions, this.n * 2);
+      this.ruleIx = grownColumn(this.ruleIx, this.n * 2);
     }
     this.positions[this.n] = position;
     this.ruleIx[this.n] = rule;
@@ -351,12 +348,8 @@ class HitList {
 
   add(position: number, rule: number): void {
     if (this.n === this.positions.length) {
-      const p = new Uint32Array(this.n * 2);
-      p.set(this.positions);
-      this.positions = p;
-      const r = new Uint32Array(this.n * 2);
-      r.set(this.rules);
-      this.rules = r;
+      this.positions = grownColumn(this.positions, this.n * 2);
+      this.rules = grownColumn(this.rules, this.n * 2);
     }
     this.positions[this.n] = position;
     this.rules[this.n] = rule;

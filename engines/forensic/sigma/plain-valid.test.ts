@@ -1,6 +1,7 @@
 // The hand-written schema check that lets rule loading skip zod: it says yes exactly where the schema says yes (and the
 // schema's output is the document), over every shipped rule document and mutations of them.
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../core/random.js';
 import { readBundle } from './bundle.js';
 import { shippedRulesDir } from './ruleset.js';
 import { plainlyValidRule, sigmaRuleSchema } from './rule.js';
@@ -14,18 +15,6 @@ function bySchema(doc: unknown): boolean {
   if (!r.success) return false;
   expect(r.data).toEqual(doc);
   return true;
-}
-
-/** A small seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const ODD_VALUES: unknown[] = [null, 0, 1.5, true, '', 'x', 'x'.repeat(257), 'x'.repeat(65536), [], ['a'], [1], [''], ['attack.t1059'], ['Attack.T1059'], ['bad tag'], {}, { id: 'a', type: 'b' }, [{ id: 'a', type: 'b' }], [{ id: 1, type: 'b' }], '2024/01/31', '2024-13-01', '2024-01-31', 'stable', 'high', 'unknown', 'Image', ['Image', 'RuleName'], Array(9).fill('Image'), ['bad name'], [null]];
@@ -45,7 +34,7 @@ describe('plainlyValidRule', () => {
   });
 
   it('agrees with the schema on mutated documents (wrong types, lengths, patterns, dropped keys, __proto__ keys)', () => {
-    const next = random(30);
+    const next = mulberry32(30);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
     let accepted = 0;
     for (let round = 0; round < 4000; round++) {
