@@ -484,6 +484,15 @@ interface Bucket {
   epoch: number;
 }
 
+/** A new pass over the bucket: the next epoch, so no variant counts as seen (the marks are cleared when it wraps). */
+function nextEpoch(b: Bucket): void {
+  b.epoch = (b.epoch + 1) >>> 0;
+  if (b.epoch === 0) {
+    b.seen.fill(0);
+    b.epoch = 1;
+  }
+}
+
 const NO_NEEDLES: Filter['byNeedle'] = { start: new Int32Array(1), list: new Int32Array(0) };
 
 /** A character outside ASCII. */
@@ -722,11 +731,7 @@ export class MatchEngine {
    * the source's variants).
    */
   private fixedTexts(w: WindowsSource, b: Bucket, e: SigmaInput): void {
-    b.epoch = (b.epoch + 1) >>> 0;
-    if (b.epoch === 0) {
-      b.seen.fill(0);
-      b.epoch = 1;
-    }
+    nextEpoch(b);
     const pass = this.fixedPass;
     pass.reset(b);
     pass.fixedTexts(e);
@@ -756,11 +761,7 @@ export class MatchEngine {
     if (b.variants.length === 0) return [];
     const w = b.windowsTexts !== null && (b.filter.index !== null || b.filter.wide.length > 0) ? this.windows : null;
     if (w !== null && w.fixed === null) this.fixedTexts(w, b, e);
-    b.epoch = (b.epoch + 1) >>> 0;
-    if (b.epoch === 0) {
-      b.seen.fill(0);
-      b.epoch = 1;
-    }
+    nextEpoch(b);
     const pass = this.pass;
     const f = b.filter;
     pass.reset(b);
