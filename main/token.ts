@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { storageError, VitrineError } from '../engines/core/errors.js';
-import { writeFileAtomic } from '../engines/core/output-file.js';
+import { writeOutputFile } from '../engines/core/output-file.js';
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const POSIX = process.platform !== 'win32';
@@ -45,11 +45,7 @@ export function loadOrCreateToken(dataDir: string): string {
   const raced = readToken(file);
   if (raced !== undefined) return raced;
   // A malformed file: replace it atomically rather than edit it in place (its mode, 0600 since readToken, is kept).
-  try {
-    writeFileAtomic(file, `${token}\n`);
-  } catch (err) {
-    throw storageError(err) ?? new VitrineError('unavailable', 'the token file cannot be written', { cause: err });
-  }
+  writeOutputFile(file, `${token}\n`, (err) => new VitrineError('unavailable', 'the token file cannot be written', { cause: err }));
   return token;
 }
 

@@ -4,8 +4,8 @@ import { userInfo } from 'node:os';
 import path from 'node:path';
 import { INVALID_INPUT_CODES, runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import { serveWithStore } from '../core/http/server.js';
-import { storageError, VitrineError } from '../core/errors.js';
-import { writeFileAtomic } from '../core/output-file.js';
+import { VitrineError } from '../core/errors.js';
+import { writeOutputFile } from '../core/output-file.js';
 import { terminalValue } from '../core/terminal-text.js';
 import { analyzeScenario } from './ach/engine.js';
 import { parseOverride, readScenarioFile, ScenarioLibrary } from './ach/scenario.js';
@@ -212,11 +212,7 @@ function classifierOf(values: Values): TechniqueClassifier | undefined {
 }
 
 function writeOut(file: string, text: string, what: string): void {
-  try {
-    writeFileAtomic(path.resolve(file), text);
-  } catch (err) {
-    throw storageError(err) ?? new UsageError(`the ${what} file cannot be written`);
-  }
+  writeOutputFile(path.resolve(file), text, () => new UsageError(`the ${what} file cannot be written`));
 }
 
 const json = (v: unknown): CliResult => ({ code: 0, stdout: `${JSON.stringify(v, null, 2)}\n`, stderr: '' });

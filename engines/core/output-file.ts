@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { storageError } from './errors.js';
 
 /**
  * Writes `data` to `file` through a temporary file beside it (`.<name>.<random>.part`), flushed and then renamed over
@@ -46,5 +47,17 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
         // nothing to remove
       }
     }
+  }
+}
+
+/**
+ * `writeFileAtomic` with its failure said for the user: a full disk is `insufficient_storage` (`storageError`), any other
+ * failure the caller's own error (`cannotWrite`: a usage error, or `unavailable`, naming what the file is).
+ */
+export function writeOutputFile(file: string, data: string | Uint8Array, cannotWrite: (err: unknown) => Error): void {
+  try {
+    writeFileAtomic(file, data);
+  } catch (err) {
+    throw storageError(err) ?? cannotWrite(err);
   }
 }

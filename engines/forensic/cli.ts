@@ -4,10 +4,10 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
-import { writeFileAtomic } from '../core/output-file.js';
+import { writeOutputFile } from '../core/output-file.js';
 import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import type { AnalysisView, CustodyView, EvidenceItem, RejectedEvidence } from '../core/contracts/forensic.js';
-import { storageError, VitrineError } from '../core/errors.js';
+import { VitrineError } from '../core/errors.js';
 import { isLoopbackHost } from '../core/http/security.js';
 import { serveWithStore } from '../core/http/server.js';
 import { ownEntry } from '../core/own.js';
@@ -286,11 +286,7 @@ function reportOptions(values: Values, io: Required<CliEnvironment>, protectedPa
 
 /** Writes a report whole or not at all (a full disk keeps the earlier file under that name). */
 function writeOutput(file: string, data: string | Buffer): void {
-  try {
-    writeFileAtomic(file, data);
-  } catch (err) {
-    throw storageError(err) ?? new VitrineError('unavailable', 'an output file cannot be written', { cause: err });
-  }
+  writeOutputFile(file, data, (err) => new VitrineError('unavailable', 'an output file cannot be written', { cause: err }));
 }
 
 /** Renders the asked report; writes it to --out (or returns it for standard output) and the PDF to --pdf. */

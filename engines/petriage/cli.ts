@@ -3,8 +3,8 @@ import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeError as describe, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, terminalResult, UsageError, type CliResult, type CliValues } from '../core/cli.js';
-import { storageError, VitrineError } from '../core/errors.js';
-import { writeFileAtomic } from '../core/output-file.js';
+import { VitrineError } from '../core/errors.js';
+import { writeOutputFile } from '../core/output-file.js';
 import { ownEntry } from '../core/own.js';
 import { serializeGbdtModel } from '../core/ml/model.js';
 import { serveWithStore } from '../core/http/server.js';
@@ -160,11 +160,7 @@ async function trainGbdtCommand(v: Values): Promise<CliResult> {
     if (v['label-column'] !== undefined) throw new UsageError('--label-column needs --vectors');
     trained = trainGbdtDefault({ ...options, nPerFamily: intOption(v['per-family'], 'per-family', 20, 1000, 1) });
   }
-  try {
-    writeFileAtomic(out, serializeGbdtModel(trained.model));
-  } catch (err) {
-    throw storageError(err) ?? new VitrineError('unavailable', 'the model file cannot be written');
-  }
+  writeOutputFile(out, serializeGbdtModel(trained.model), () => new VitrineError('unavailable', 'the model file cannot be written'));
   const r = trained.report;
   return {
     code: 0,

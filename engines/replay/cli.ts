@@ -1,6 +1,5 @@
 // `replay` command line: serve the HTTP API and replay page, analyse a capture file, run the synthetic intrusion.
-import { storageError } from '../core/errors.js';
-import { writeFileAtomic } from '../core/output-file.js';
+import { writeOutputFile } from '../core/output-file.js';
 import path from 'node:path';
 import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import { serveWithStore } from '../core/http/server.js';
@@ -86,11 +85,7 @@ function demoCommand(positionals: readonly string[], values: Values): CliResult 
   const indicators = loadIndicators(indicatorsPathOf(values.indicators));
   const { analysis, pcap } = demo(benign, { indicators, ...(seed !== undefined ? { seed } : {}) });
   if (values.out !== undefined) {
-    try {
-      writeFileAtomic(path.resolve(values.out), pcap);
-    } catch (err) {
-      throw storageError(err) ?? new UsageError('the --out file cannot be written');
-    }
+    writeOutputFile(path.resolve(values.out), pcap, () => new UsageError('the --out file cannot be written'));
   }
   return { code: 0, stdout: `${JSON.stringify(analysis, null, 2)}\n`, stderr: '' };
 }
