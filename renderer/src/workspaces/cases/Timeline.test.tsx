@@ -78,6 +78,21 @@ describe('Timeline', () => {
     fireEvent.keyDown(screen.getByRole('grid'), { key: 'ArrowDown' });
     expect(screen.getByTestId('event-detail').textContent).toContain('0'.repeat(64));
   });
+
+  it('draws on the density strip only the events the filter keeps, as the table and its count do', () => {
+    const index = buildTimeline(events(5000));
+    const { rerender } = render(<Timeline index={index} storyEvents={new Set()} filter="" theme="light" />);
+    expect(screen.getByTestId('timeline-strip').dataset['counted']).toBe('5000');
+    rerender(<Timeline index={index} storyEvents={new Set()} filter="log-cleared" theme="light" />);
+    expect(screen.getByTestId('timeline').dataset['shown']).toBe('5');
+    expect(screen.getByTestId('timeline-count').textContent).toBe('5 of 5,000 events');
+    expect(screen.getByTestId('timeline-strip').dataset['counted']).toBe('5');
+    // Zoomed in, both follow the range and the filter.
+    fireEvent.keyDown(screen.getByRole('toolbar', { name: 'Timeline zoom' }), { key: '+' });
+    const shown = screen.getByTestId('timeline').dataset['shown'];
+    expect(Number(shown)).toBeLessThan(5);
+    expect(screen.getByTestId('timeline-strip').dataset['counted']).toBe(shown);
+  });
 });
 
 describe('Timeline annotations and axis', () => {

@@ -5,15 +5,17 @@ import { LevelBadge } from './Detections';
 import { timeTicks } from './detail-model';
 import { EventDetailPanel, type CaseLink } from './EventDetail';
 import type { DetectionSummary, EventAnnotation } from './types';
-import { eventMatches, fullRange, histogram, pan, rangeText, shortTime, storyRange, visibleRows, windowOf, zoom, type Range, type TimelineIndex } from './model';
+import { eventMatches, fullRange, histogram, keptEvents, keptInWindow, pan, rangeText, shortTime, storyRange, visibleRows, windowOf, zoom, type Range, type TimelineIndex } from './model';
 
 export const ROW_HEIGHT = 24;
 const VIEWPORT = 360;
 const BINS = 160;
 
-function DensityStrip({ index, range, storyTimes, onZoom, theme }: { readonly index: TimelineIndex; readonly range: Range; readonly storyTimes: readonly number[]; readonly onZoom: (factor: number, anchor: number) => void; readonly theme: string }) {
+/** The density of the events the table lists (`kept`, or all when null) over the range shown. */
+function DensityStrip({ index, kept, range, storyTimes, onZoom, theme }: { readonly index: TimelineIndex; readonly kept: Uint32Array | null; readonly range: Range; readonly storyTimes: readonly number[]; readonly onZoom: (factor: number, anchor: number) => void; readonly theme: string }) {
   const canvas = useRef<HTMLCanvasElement>(null);
-  const counts = useMemo(() => histogram(index, range, BINS), [index, range]);
+  const counts = useMemo(() => histogram(index, range, BINS, kept), [index, range, kept]);
+  const drawn = useMemo(() => counts.reduce((a, n) => a + n, 0), [counts]);
   useEffect(() => {
     const c = canvas.current;
     const ctx = c?.getContext('2d');
@@ -43,6 +45,7 @@ function DensityStrip({ index, range, storyTimes, onZoom, theme }: { readonly in
       className="timeline__strip"
       aria-hidden="true"
       data-testid="timeline-strip"
+      data-counted={drawn}
       onWheel={(e: WheelEvent<HTMLCanvasElement>) => {
         const rect = e.currentTarget.getBoundingClientRect();
         onZoom(e.deltaY < 0 ? 0.8 : 1.25, rect.width > 0 ? (e.clientX - rect.left) / rect.width : 0.5);
@@ -162,17 +165,13 @@ export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETE
   const atFullRange = range.from <= full.from && range.to >= full.to;
   // Timeless events are shown only at the full range (they have no place on a zoomed axis).
   const last = atFullRange ? index.events.length : end;
-  const rows = useMemo(() => {
+  // The events the filter, the detections box and a chosen rule keep, over the whole case: the rows in the range shown
+  // and the density strip are both read from this one list.
+  const kept = useMemo(() => {
     if (!filter.trim() && !onlyDetected && only === null) return null;
-    const out: number[] = [];
-    for (let i = start; i < last; i++) {
-      const e = index.events[i] as (typeof index.events)[number];
-      if (onlyDetected && !detected.has(e.eventId)) continue;
-      if (only !== null && !only.has(e.eventId)) continue;
-      if (eventMatches(e, filter) || annotationMatches(annotations.get(e.eventId), filter)) out.push(i);
-    }
-    return out;
-  }, [index, start, last, filter, onlyDetected, detected, only, annotations]);
+    return keptEvents(index, (e) => (!onlyDetected || detected.has(e.eventId)) && (only === null || only.has(e.eventId)) && (eventMatches(e, filter) || annotationMatches(annotations.get(e.eventId), filter)));
+  }, [index, filter, onlyDetected, detected, only, annotations]);
+  const rows = useMemo(() => (kept === null ? null : keptInWindow(kept, start, last)), [kept, start, last]);
   // A new filter or rule starts at the top of the list.
   useEffect(() => {
     setScrollTop(0);
@@ -332,7 +331,7 @@ export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETE
           {count.toLocaleString('en')} of {index.events.length.toLocaleString('en')} events
         </span>
       </div>
-      <DensityStrip index={index} range={range} storyTimes={storyTimes} onZoom={zoomBy} theme={theme} />
+      <DensityStrip index={index} kept={kept} range={range} storyTimes={storyTimes} onZoom={zoomBy} theme={theme} />
       {count === 0 ? (
         <p className="muted timeline__empty">{index.events.length === 0 ? 'This case has no events.' : 'No event in this range matches.'}</p>
       ) : (

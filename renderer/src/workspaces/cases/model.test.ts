@@ -1,7 +1,7 @@
 // The Cases workspace's pure pieces: timeline index and windows, zoom and pan, density, virtual rows, the graph to draw, path parsing.
 import { describe, expect, it } from 'vitest';
 import type { AnalysisView, ExportedEvent, GraphNode, Story } from '../../../../engines/core/contracts/forensic';
-import { buildTimeline, findingTitle, gradeClass, zonedTime, breakdownBars, storyRange, eventMatches, exportName, fullRange, graphToDraw, histogram, MIN_SPAN_MS, pan, parsePaths, visibleRows, windowOf, zoom } from './model';
+import { buildTimeline, findingTitle, gradeClass, zonedTime, breakdownBars, storyRange, eventMatches, exportName, fullRange, graphToDraw, histogram, keptEvents, keptInWindow, MIN_SPAN_MS, pan, parsePaths, visibleRows, windowOf, zoom } from './model';
 import { testEvent } from './events.fixture';
 
 function ev(i: number, time: string | null): ExportedEvent {
@@ -36,6 +36,21 @@ describe('timeline index', () => {
     const idx = buildTimeline(events(1000));
     const counts = histogram(idx, { from: T0, to: T0 + 1_000_000 }, 10);
     expect([...counts]).toEqual(Array(10).fill(100));
+  });
+
+  it('counts only the kept events when a filter keeps some, from the same list the rows read', () => {
+    const idx = buildTimeline(events(1000));
+    // Odd-numbered events are logons (see ev); timeless ones are kept but have no bin.
+    const kept = keptEvents(idx, (e) => e.action === 'logon');
+    expect(kept.length).toBe(501);
+    const range = { from: T0, to: T0 + 1_000_000 };
+    expect([...histogram(idx, range, 10, kept)]).toEqual(Array(10).fill(50));
+    const { start, end } = windowOf(idx, { from: T0 + 100_000, to: T0 + 199_000 });
+    const rows = keptInWindow(kept, start, end);
+    expect(rows.length).toBe(50);
+    expect([...rows].every((i) => idx.events[i]?.action === 'logon' && i >= start && i < end)).toBe(true);
+    expect([...histogram(idx, { from: T0 + 100_000, to: T0 + 199_999 }, 1, kept)]).toEqual([rows.length]);
+    expect(keptInWindow(keptEvents(idx, () => false), 0, idx.events.length).length).toBe(0);
   });
 
   it('zooms around an anchor, never past the whole case or below a second, and pans inside it', () => {

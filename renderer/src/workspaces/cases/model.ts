@@ -100,15 +100,45 @@ export function pan(range: Range, full: Range, fraction: number): Range {
   return { from: range.from + shift, to: range.to + shift };
 }
 
-/** Event counts in `bins` equal slices of the range (the density strip). */
-export function histogram(index: TimelineIndex, range: Range, bins: number): Uint32Array {
+/**
+ * The positions in `index.events` of the events `keep` accepts, ascending (so in time order, timeless ones last): the one
+ * filtered list that the timeline's rows, its count and its density strip all read, so they always agree.
+ */
+export function keptEvents(index: TimelineIndex, keep: (e: ExportedEvent) => boolean): Uint32Array {
+  const out = new Uint32Array(index.events.length);
+  let n = 0;
+  index.events.forEach((e, i) => {
+    if (keep(e)) out[n++] = i;
+  });
+  return out.subarray(0, n);
+}
+
+/** The kept positions inside the window [start, end) of the index: a view, found by binary search. */
+export function keptInWindow(kept: Uint32Array, start: number, end: number): Uint32Array {
+  const first = (at: number): number => {
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((kept[mid] as number) < at) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return kept.subarray(first(start), first(end));
+}
+
+/** Event counts in `bins` equal slices of the range (the density strip): of every event, or only of the `kept` ones (see keptEvents). */
+export function histogram(index: TimelineIndex, range: Range, bins: number, kept: Uint32Array | null = null): Uint32Array {
   const counts = new Uint32Array(Math.max(1, bins));
   const { start, end } = windowOf(index, range);
   const width = (range.to - range.from) / counts.length;
-  for (let i = start; i < end; i++) {
+  const add = (i: number): void => {
     const b = Math.min(counts.length - 1, Math.floor(((index.times[i] as number) - range.from) / width));
     counts[b] = (counts[b] ?? 0) + 1;
-  }
+  };
+  if (kept === null) for (let i = start; i < end; i++) add(i);
+  else for (const i of keptInWindow(kept, start, end)) add(i);
   return counts;
 }
 
