@@ -16,7 +16,7 @@ import { verifyChain } from '../core/ledger.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import { analyzeEvents, listScenarios, runScenario, toDict } from './analysis/index.js';
 import { defaultSigmaRules } from './analysis/detections.js';
-import { brokenRules, loadSigmaRules, SIGMA_LEVELS, type Placeholders, type SigmaLevel, type SigmaRuleSet } from './sigma/index.js';
+import { brokenRules, isShippedSource, loadSigmaRules, SIGMA_LEVELS, type Placeholders, type SigmaLevel, type SigmaRuleSet } from './sigma/index.js';
 import { DEFAULT_RULE_SETS, HUNTING_RULE_SET, shippedRulesDir } from './sigma/ruleset.js';
 import { CustodyLedger, exportAnchors, rowsFromExport } from './custody.js';
 import { appendLedger, isSqliteFile, storedRecordCount, verifyStore } from './custody-store.js';
@@ -60,7 +60,8 @@ Usage:
       --no-sigma    no Sigma rules (only the causal rules)
       --hunting     also run the shipped threat-hunting rules (broad, noisier)
       --placeholders  a JSON file of Sigma placeholder values ({"known_cdcs": ["DC01", "DC02"]}); rules
-                    naming a placeholder without values do not run and are listed apart (not broken)
+                    naming a placeholder without values are inactive, not broken: the report lists
+                    them apart, and standard error names only your --rules ones
       --strict      exit 2, before analysing, when any rule (shipped or --rules) cannot be parsed or
                     compiled; without it such rules are listed on standard error and in the report
       --ledger      a new SQLite file for this case's custody ledger (refused, exit 2, when it already
@@ -425,17 +426,18 @@ async function analyzeCommand(positionals: readonly string[], values: Values, io
 }
 
 /** One stderr line per rule (shipped or --rules) that could not be parsed or compiled, with its file and reason; then
- * the valid rules that did not run because a placeholder has no values (not broken: --strict does not count them). */
+ * one per --rules rule that is inactive only because a placeholder has no values (not broken: --strict does not count
+ * it). A shipped rule waiting for a placeholder is no problem of the run and has no line: the report's rule status
+ * lists it ("Rules not run: placeholders without values"), with the JSON view's ruleProblems. */
 function ruleProblemLines(set: SigmaRuleSet | null): string {
   if (set === null || set.skipped.length === 0) return '';
   // The file name, id and reason come from the user's rule files: each is one escaped value of its line (terminalValue).
   const name = (r: SigmaRuleSet['skipped'][number]): string => terminalValue(`${r.source}${r.id !== null && r.id !== r.source ? ` (${r.id})` : ''}`);
   const broken = brokenRules(set.skipped);
-  const waiting = set.skipped.filter((r) => r.placeholder !== undefined);
+  const waiting = set.skipped.filter((r) => r.placeholder !== undefined && !isShippedSource(r.source));
   const lines = broken.map((r) => `forensic: rule ${name(r)} cannot run: ${terminalValue(r.reason)}\n`);
   if (broken.length > 0) lines.push(`forensic: ${broken.length} rule(s) cannot run and were left out (listed in the report)\n`);
-  for (const r of waiting) lines.push(`forensic: rule ${name(r)} not run: placeholder %${terminalValue(r.placeholder ?? '')}% has no values (--placeholders)\n`);
-  if (waiting.length > 0) lines.push(`forensic: ${waiting.length} rule(s) not run for want of placeholder values (listed in the report)\n`);
+  for (const r of waiting) lines.push(`forensic: rule ${name(r)} inactive: needs placeholder %${terminalValue(r.placeholder ?? '')}% (values with --placeholders)\n`);
   return lines.join('');
 }
 

@@ -9,6 +9,6 @@ export {
 } from './rule.js';
 export { bindingsOf, sourceOf, haystackOf, InputView, WINDOWS_SERVICE_CHANNELS, SECURITY_4688_FIELDS, type Binding, type SigmaInput, type SourceId } from './logsource.js';
 export {
-  SigmaRuleSet, loadSigmaRules, sigmaRuleSetFromTexts, shippedRulesDir, shippedRuleFiles, SHIPPED_RULE_SETS, DEFAULT_RULE_SETS, DEFAULT_STATUSES, DEFAULT_MIN_LEVEL,
+  SigmaRuleSet, loadSigmaRules, sigmaRuleSetFromTexts, shippedRulesDir, shippedRuleFiles, isShippedSource, SHIPPED_RULE_SETS, DEFAULT_RULE_SETS, DEFAULT_STATUSES, DEFAULT_MIN_LEVEL,
   type RuleSource, type SigmaOptions, type RuleSetStats,
 } from './ruleset.js';

@@ -7,6 +7,7 @@
 // Written against mutants of rule.ts that the other Sigma tests let through (docs/testing.md, mutation testing).
 import { describe, expect, it } from 'vitest';
 import { brokenRules, parseRuleDocuments, parseRuleText, skippedRule, type CompiledRule } from './rule.js';
+import { isShippedSource } from './ruleset.js';
 
 const head = 'title: Kill rule\nlogsource:\n    product: windows\n    category: process_creation\n';
 /** The one rule compiled from a detection block (its lines indented by four spaces). */
@@ -158,6 +159,17 @@ describe('rules that only wait for placeholder values', () => {
     const bad = skippedRule('s', null, null, 'a cidr value is not an address range');
     expect(bad).toStrictEqual({ source: 's', id: null, title: null, reason: 'a cidr value is not an address range' });
     expect(brokenRules([...r.skipped, bad])).toEqual([bad]);
+  });
+
+  it('are shipped when their source is in a shipped set, not when it is the analyst\'s folder', () => {
+    expect(isShippedSource('rules-emerging-threats/2026/Exploits/x.yml')).toBe(true);
+    expect(isShippedSource('rules-builtin/a.yml')).toBe(true);
+    expect(isShippedSource('rules/windows/a.yml')).toBe(true);
+    expect(isShippedSource('user/ph.yml')).toBe(false);
+    expect(isShippedSource('user2/rules/a.yml')).toBe(false);
+    expect(isShippedSource('rules')).toBe(false);
+    expect(isShippedSource('rules-builtinx/a.yml')).toBe(false);
+    expect(isShippedSource('/rules/a.yml')).toBe(false);
   });
 
   it('only the exact reason, with a name of 1 to 40 characters, counts as waiting', () => {

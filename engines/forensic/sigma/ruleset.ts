@@ -14,6 +14,15 @@ import { parseCorrelation, resolveCorrelations, type CorrelationRule, type Resol
 /** The shipped rule folders below resources/forensic/sigma/: SigmaHQ's three and Vitrine's built-in Windows rules (rules-builtin). */
 export const SHIPPED_RULE_SETS = ['rules', 'rules-emerging-threats', 'rules-threat-hunting', 'rules-builtin'] as const;
 
+/**
+ * Whether a rule's `source` (`<set>/<file>`) is in one of the shipped sets, as loadSigmaRules names them; the analyst's
+ * folders are named `user`, `user2`, ... and never match.
+ */
+export function isShippedSource(source: string): boolean {
+  const slash = source.indexOf('/');
+  return slash > 0 && (SHIPPED_RULE_SETS as readonly string[]).includes(source.slice(0, slash));
+}
+
 /** The threat-hunting set: broad rules, run only when asked (`--hunting`). */
 export const HUNTING_RULE_SET = 'rules-threat-hunting';
 
