@@ -100,6 +100,20 @@ describe('storageError', () => {
     expect(ERROR_STATUS.insufficient_storage).toBe(507);
   });
 
+  it('names PostgreSQL disk_full insufficient_storage and a server that cannot serve now unavailable, without its text (test/postgres/storage-errors.test.ts has them from a real server)', () => {
+    const pg = (code: string): Error => Object.assign(new Error('could not extend file "pg_tblspc/16384/PG_15/16385/16390": No space left on device; postgres://vitrine:hunter2@db/x'), { code });
+    const full = serializeError(pg('53100'));
+    expect(full.code).toBe('insufficient_storage');
+    expect(full.message).toMatch(/no space left/);
+    for (const code of ['53300', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']) {
+      const wire = serializeError(pg(code));
+      expect(wire.code, code).toBe('unavailable');
+      expect(wire.message).not.toMatch(/pg_tblspc|hunter2|postgres:/);
+    }
+    // out_of_memory fails that statement; a protocol violation is a bug: both internal (500), like any unknown failure.
+    for (const code of ['53200', '08P01', '23505', '42P01']) expect(storageError(pg(code)), code).toBeUndefined();
+  });
+
   it('leaves other errors alone: VitrineErrors as they are, anything else undefined (serialised as internal)', () => {
     const mine = new VitrineError('conflict', 'x');
     expect(storageError(mine)).toBe(mine);

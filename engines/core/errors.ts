@@ -69,20 +69,31 @@ const STORE_FULL = /^SQLITE_FULL(_|$)/;
 const STORE_BUSY = /^SQLITE_(BUSY|LOCKED)(_|$)/;
 /** Operating-system codes for a write refused for want of room: no space on the device, or over the disk quota. */
 const NO_SPACE = new Set(['ENOSPC', 'EDQUOT']);
+/** PostgreSQL SQLSTATE disk_full: the server could not extend a file (its data or a tablespace's disk is full). */
+const PG_DISK_FULL = '53100';
+/**
+ * PostgreSQL SQLSTATEs of a server that cannot serve now: too_many_connections (53300, for the server, a database or a
+ * role), cannot_connect_now (57P03, starting up or shutting down), admin_shutdown and crash_shutdown (57P01, 57P02: the
+ * server ended the session), and the connection exceptions (08000, 08001, 08003, 08004, 08006). out_of_memory (53200) is not among them: it
+ * is a failure of that statement, an internal error like any other.
+ */
+const PG_UNAVAILABLE = new Set(['53300', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
 
 /**
  * The error a user should see for a failure of the machine rather than of the input: the disk or the store is full
- * (`insufficient_storage`, 507) or the store is locked by another writer (`unavailable`, 503); undefined for anything
- * else. VitrineErrors pass through.
+ * (`insufficient_storage`, 507), or the store is locked by another writer or its database server cannot serve now
+ * (`unavailable`, 503); undefined for anything else. VitrineErrors pass through. The messages are fixed: never the
+ * driver's text, which can name files, sockets or connection strings.
  */
 export function storageError(err: unknown): VitrineError | undefined {
   if (err instanceof VitrineError) return err;
   if (typeof err !== 'object' || err === null) return undefined;
   const code = (err as { code?: unknown }).code;
   if (typeof code !== 'string') return undefined;
-  if (STORE_FULL.test(code) || NO_SPACE.has(code))
+  if (STORE_FULL.test(code) || NO_SPACE.has(code) || code === PG_DISK_FULL)
     return new VitrineError('insufficient_storage', 'no space left: the disk (or the store) is full; free space and try again; what was stored before is kept', { cause: err });
   if (STORE_BUSY.test(code)) return new VitrineError('unavailable', 'the store is busy (another process holds its write lock); try again', { cause: err });
+  if (PG_UNAVAILABLE.has(code)) return new VitrineError('unavailable', 'the database server cannot serve now (too many connections, or it is starting or stopping); try again', { cause: err });
   return undefined;
 }
 

@@ -1,12 +1,14 @@
 // Helpers of the crash-safety suites: a real workstation on a temporary data folder, requests with its token, and
 // the worker processes it runs (to kill one mid-job).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { startWorkstation, type Workstation, type WorkstationOptions } from '../../main/workstation.js';
+
+export { smallDisk } from './small-disk.fixture.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -97,45 +99,6 @@ export function integrityOf(file: string): string {
 
 export function readJson<T>(file: string): T {
   return JSON.parse(readFileSync(file, 'utf8')) as T;
-}
-
-/**
- * A small real file system (tmpfs of `kib` KiB) mounted on a new temporary folder, or undefined where this process may
- * not mount (not root, no CAP_SYS_ADMIN): the tests that need a full disk with a folder in it skip there.
- */
-export function smallDisk(kib: number): { dir: string; fill: () => void; free: () => void; remove: () => void } | undefined {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0) return undefined;
-  const { dir, remove } = tempDir('small-disk');
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${kib}k,mode=0700`, 'tmpfs', dir], { stdio: 'ignore' });
-  } catch {
-    remove();
-    return undefined;
-  }
-  const filler = path.join(dir, 'filler');
-  return {
-    dir,
-    // Writes until the disk refuses (ENOSPC): no byte is left for the command under test.
-    fill: () => {
-      const fd = openSync(filler, 'a');
-      const chunk = Buffer.alloc(4096, 1);
-      try {
-        for (;;) writeSync(fd, chunk);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-      } finally {
-        closeSync(fd);
-      }
-    },
-    free: () => rmSync(filler, { force: true }),
-    remove: () => {
-      try {
-        execFileSync('umount', [dir], { stdio: 'ignore' });
-      } finally {
-        remove();
-      }
-    },
-  };
 }
 
 /** What `request` needs of a server: its URL and token. */

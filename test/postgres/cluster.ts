@@ -27,8 +27,18 @@ export const SKIP_POSTGRES = !POSTGRES_AVAILABLE && process.env['CI'] !== 'true'
 export const SKIP_POSTGRES_REASON = 'PostgreSQL is not installed (apt-get install postgresql); CI installs it and fails without it';
 
 export interface Cluster {
-  /** A connection URL for the database `name` (created by createDatabase). */
-  url(name: string): string;
+  /** The private folder: the server's Unix socket and data live under it (an error must never name it). */
+  readonly dir: string;
+  /** A connection URL for the database `name` (created by createDatabase), as `user` (default the superuser). */
+  url(name: string, user?: string): string;
+  /** Runs one statement as the superuser on the database `postgres` (creating roles, tablespaces, databases). */
+  sql(statement: string): Promise<void>;
+  /** Gives a folder to the server's operating-system user (a tablespace's location must be its own). */
+  giveToServer(folder: string): void;
+  /** Stops the server and keeps its data: `fast` ends the sessions; `smart` waits for them, refusing new connections. */
+  halt(mode?: 'fast' | 'smart', wait?: boolean): void;
+  /** Starts a halted server again on the same data and socket. */
+  start(): void;
   /** Creates an empty database and returns its URL. */
   createDatabase(name: string): Promise<string>;
   stop(): void;
@@ -51,45 +61,60 @@ export async function startCluster(): Promise<Cluster> {
   if (bin === undefined) throw new Error(SKIP_POSTGRES_REASON);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vitrine-pg-'));
   const data = path.join(dir, 'data');
-  if (asRoot()) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
-    chownSync(dir, uid, gid);
-  }
+  const owner = asRoot()
+    ? { uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()) }
+    : undefined;
+  if (owner !== undefined) chownSync(dir, owner.uid, owner.gid);
   let started = false;
+  const halt = (mode: 'fast' | 'smart' = 'fast', wait = true): void => {
+    runBinary(path.join(bin, 'pg_ctl'), ['-D', data, '-m', mode, wait ? '-w' : '-W', 'stop']);
+  };
   const stop = (): void => {
     if (started) {
       started = false;
       try {
-        runBinary(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+        halt('fast');
       } catch {
         // Already gone: nothing to stop.
       }
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  try {
-    runBinary(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', ROLE, '-E', 'UTF8', '--no-locale', '--no-sync']);
-    // No TCP at all: the socket lives in the private folder, reachable by this user only through it.
-    const options = `-c listen_addresses='' -c unix_socket_directories='${dir}' -c fsync=off -c max_connections=100 -c shared_buffers=32MB`;
+  // No TCP at all: the socket lives in the private folder, reachable by this user only through it.
+  const options = `-c listen_addresses='' -c unix_socket_directories='${dir}' -c fsync=off -c max_connections=100 -c shared_buffers=32MB`;
+  const start = (): void => {
     runBinary(path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
     started = true;
+  };
+  try {
+    runBinary(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', ROLE, '-E', 'UTF8', '--no-locale', '--no-sync']);
+    start();
   } catch (err) {
     stop();
     throw err;
   }
-  const url = (name: string): string => `postgres://${ROLE}@localhost/${encodeURIComponent(name)}?host=${encodeURIComponent(dir)}`;
+  const url = (name: string, user: string = ROLE): string => `postgres://${encodeURIComponent(user)}@localhost/${encodeURIComponent(name)}?host=${encodeURIComponent(dir)}`;
+  const sql = async (statement: string): Promise<void> => {
+    const admin = new pg.Client({ connectionString: url('postgres') });
+    await admin.connect();
+    try {
+      await admin.query(statement);
+    } finally {
+      await admin.end();
+    }
+  };
   return {
+    dir,
     url,
+    sql,
+    giveToServer(folder: string): void {
+      if (owner !== undefined) chownSync(folder, owner.uid, owner.gid);
+    },
+    halt,
+    start,
     async createDatabase(name: string): Promise<string> {
       if (!/^[a-z][a-z0-9_]{0,62}$/.test(name)) throw new Error('database names here are lower-case identifiers');
-      const admin = new pg.Client({ connectionString: url('postgres') });
-      await admin.connect();
-      try {
-        await admin.query(`CREATE DATABASE "${name}"`);
-      } finally {
-        await admin.end();
-      }
+      await sql(`CREATE DATABASE "${name}"`);
       return url(name);
     },
     stop,

@@ -2,9 +2,9 @@
 // and workers starting at once migrate once; and the status of both backends' migrations for `pkgscan migrate --status`.
 import type { Database } from 'better-sqlite3';
 import { appliedMigrations, checkMigrations } from '../../core/store.js';
-import { VitrineError } from '../../core/errors.js';
+import { storageError, VitrineError } from '../../core/errors.js';
 import { migrations as sqliteMigrations } from '../store.js';
-import { sqlState, type PgDb } from './postgres.js';
+import { connectionFailure, reaching, sqlState, type PgDb } from './postgres.js';
 import { pgMigrations, type PgMigration } from './schema.js';
 import { advisoryKey } from './sql.js';
 
@@ -44,7 +44,7 @@ export async function migratePostgres(db: PgDb, target?: number): Promise<Migrat
   const steps = checkedPgMigrations();
   const to = target ?? steps.length;
   if (!Number.isInteger(to) || to < 0 || to > steps.length) throw new VitrineError('internal', `no PostgreSQL migration ${String(to)}`);
-  const client = await db.pool.connect();
+  const client = await reaching(db.pool.connect());
   let broken = false;
   try {
     await client.query('BEGIN');
@@ -62,7 +62,7 @@ export async function migratePostgres(db: PgDb, target?: number): Promise<Migrat
         await client.query(m.sql);
       } catch (err) {
         if (sqlState(err) === '42501') throw new VitrineError('forbidden', `PostgreSQL migration ${m.version} of pkgscan is pending and this role may not apply it; run pkgscan migrate as the role that owns the schema`, { cause: err });
-        throw new VitrineError('internal', `PostgreSQL migration ${m.version} of pkgscan failed`, { cause: err });
+        throw storageError(err) ?? new VitrineError('internal', `PostgreSQL migration ${m.version} of pkgscan failed`, { cause: err });
       }
       await client.query('INSERT INTO schema_migrations (service, version, name, applied_at) VALUES ($1, $2, $3, $4)', [SERVICE, m.version, m.name, new Date().toISOString()]);
       applied.push(m.version);
@@ -76,7 +76,7 @@ export async function migratePostgres(db: PgDb, target?: number): Promise<Migrat
       broken = true;
     }
     if (!(err instanceof VitrineError) && sqlState(err) === '42501') throw new VitrineError('forbidden', 'this role may not migrate the database; run pkgscan migrate as the role that owns the schema', { cause: err });
-    throw err;
+    throw connectionFailure(err);
   } finally {
     client.release(broken);
   }

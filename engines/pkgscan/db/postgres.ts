@@ -52,6 +52,33 @@ export function sqlState(err: unknown): string | undefined {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }
 
+/** Errno codes of a server that cannot be reached: refused, reset, unreachable, timed out, no such host. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'EAI_AGAIN', 'ENOTFOUND']);
+/** node-postgres's own errors (no SQLSTATE, no errno) for a connection that ended or never came. */
+const CONNECTION_LOST = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/**
+ * A failure to reach the server (refused, its Unix socket gone, the connection ended under a statement) as 503
+ * `unavailable`, with a fixed message: the driver's own text names the socket path or host. Errors the server sent
+ * (pg.DatabaseError, with a SQLSTATE: storageError maps disk_full and the like at the boundary) and anything else pass
+ * through unchanged.
+ */
+export function connectionFailure(err: unknown): unknown {
+  if (!(err instanceof Error) || err instanceof pg.DatabaseError || err instanceof VitrineError) return err;
+  const { code, syscall } = err as NodeJS.ErrnoException;
+  const lost = typeof code === 'string' ? UNREACHABLE.has(code) || (code === 'ENOENT' && syscall === 'connect') : CONNECTION_LOST.test(err.message);
+  return lost ? new VitrineError('unavailable', 'the database server cannot be reached; try again', { cause: err }) : err;
+}
+
+/** `promise`, with a connection failure said as connectionFailure says it. */
+export async function reaching<T>(promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (err) {
+    throw connectionFailure(err);
+  }
+}
+
 interface Client {
   query(config: pg.QueryConfig): Promise<pg.QueryResult>;
 }
@@ -61,7 +88,7 @@ class PgStatements implements Queryable {
 
   async all<T>(sql: string, params: readonly Param[] = []): Promise<T[]> {
     const p = prepared(sql);
-    return (await this.client.query({ name: p.name, text: p.text, values: values(params) })).rows as T[];
+    return (await reaching(this.client.query({ name: p.name, text: p.text, values: values(params) }))).rows as T[];
   }
 
   async get<T>(sql: string, params: readonly Param[] = []): Promise<T | undefined> {
@@ -70,7 +97,7 @@ class PgStatements implements Queryable {
 
   async run(sql: string, params: readonly Param[] = []): Promise<number> {
     const p = prepared(sql);
-    return (await this.client.query({ name: p.name, text: p.text, values: values(params) })).rowCount ?? 0;
+    return (await reaching(this.client.query({ name: p.name, text: p.text, values: values(params) }))).rowCount ?? 0;
   }
 }
 
@@ -102,13 +129,13 @@ export class PgDb extends PgStatements implements AsyncDb {
 
   async transaction<T>(fn: (q: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const client = await this.pool.connect();
+      const client = await reaching(this.pool.connect());
       let broken = false;
       try {
-        await client.query(options.isolation === 'serializable' ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : 'BEGIN');
-        if (options.lock !== undefined) await client.query({ text: 'SELECT pg_advisory_xact_lock($1::bigint)', values: [advisoryKey(options.lock)] });
+        await reaching(client.query(options.isolation === 'serializable' ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : 'BEGIN'));
+        if (options.lock !== undefined) await reaching(client.query({ text: 'SELECT pg_advisory_xact_lock($1::bigint)', values: [advisoryKey(options.lock)] }));
         const result = await fn(new PgStatements(client));
-        await client.query('COMMIT');
+        await reaching(client.query('COMMIT'));
         return result;
       } catch (err) {
         try {
