@@ -78,6 +78,15 @@ function buildApp(): express.Express {
       throw new Error(`leaked ${SECRET} at /home/alice`);
     }),
   );
+  // Failures of the machine, as the drivers throw them: an errno, a SQLite code, a PostgreSQL SQLSTATE.
+  for (const code of ['ENOSPC', 'SQLITE_FULL', '53100', 'SQLITE_BUSY', '57P03']) {
+    app.get(
+      `/storage/${code}`,
+      route(() => {
+        throw Object.assign(new Error(`${code}: ${SECRET} at /home/alice/store`), { code });
+      }),
+    );
+  }
   app.use(notFound());
   app.use(errorHandler());
   return app;
@@ -194,6 +203,18 @@ describe('errors', () => {
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain('alice');
     expect(await errorOf(res)).toMatchObject({ code: 'internal', message: 'internal error' });
+  });
+
+  it('answers storage failures with the status of their code (507, 503) and a fixed message', async () => {
+    const expected: Record<string, [number, string]> = { ENOSPC: [507, 'insufficient_storage'], SQLITE_FULL: [507, 'insufficient_storage'], '53100': [507, 'insufficient_storage'], SQLITE_BUSY: [503, 'unavailable'], '57P03': [503, 'unavailable'] };
+    for (const [code, [status, name]] of Object.entries(expected)) {
+      const res = await fetch(`${server.url}/storage/${code}`, { headers: auth });
+      expect(res.status, code).toBe(status);
+      const text = await res.clone().text();
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain('alice');
+      expect((await errorOf(res)).code).toBe(name);
+    }
   });
 
   it('sets the security headers and no CORS header on every response', async () => {

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
-import { VitrineError, serializeError, storageError } from '../errors.js';
+import { ERROR_STATUS, VitrineError, serializeError } from '../errors.js';
 import { validate } from '../validation.js';
 
 export const REQUEST_ID_HEADER = 'X-Request-ID';
@@ -25,11 +25,10 @@ export function requestId(): RequestHandler {
   };
 }
 
-/** Sends `{error: {code, message, request_id, details?}}` with the code's status. */
+/** Sends `{error: {code, message, request_id, details?}}` with the code's status (serializeError maps the error). */
 export function sendError(res: Response, thrown: unknown): void {
-  const err = storageError(thrown) ?? thrown;
-  const body = serializeError(err);
-  const status = err instanceof VitrineError ? err.status : 500;
+  const body = serializeError(thrown);
+  const status = ERROR_STATUS[body.code];
   if (res.headersSent) {
     res.end();
     return;
