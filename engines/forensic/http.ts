@@ -26,7 +26,7 @@ import { EVENTS_PAGE_DEFAULT, EVENTS_PAGE_MAX } from './paging.js';
 import { sendStreamedJson } from './stream-json.js';
 import { searchCase } from './search.js';
 import { parseSearchRequest } from '../core/search.js';
-import { caseCustody, caseItemCount, caseItemsJson, completeCase, countCases, createCase, DEFAULT_MAX_EVENTS, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseView, type CaseItemKind, listCases, setCaseStatus } from './store.js';
+import { CASE_OWNER, caseCustody, caseItemCount, caseItemsJson, caseOwnerAlive, caseWriteSteps, countCases, createCase, DEFAULT_MAX_EVENTS, discardLeftovers, discardPartialCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseView, type CaseItemKind, listCases, prepareCase, setCaseStatus } from './store.js';
 import { findResourcesDir } from '../core/resources.js';
 
 /** Spec to_dict default: the stories kept. */
@@ -88,6 +88,24 @@ const custodyQuery = z.object({
     .optional(),
 });
 
+/** What a job that stored its case itself answers (jobs.ts StoredCaseResult). */
+const storedCaseResultSchema = z.strictObject({
+  stored: z.strictObject({ caseId: z.string().min(1).max(128), head: z.string().regex(/^[0-9a-f]{64}$/), count: z.number().int().min(1) }),
+});
+
+/** Cases whose job this process is running (every router of the process): a case of this process not in it is over. */
+const analysing = new Set<string>();
+
+/** Whether a queued or running case can still finish: its owner is live and, when that is this process, its job is running. */
+function caseLive(owner: string | null, id: string): boolean {
+  return owner === CASE_OWNER ? analysing.has(id) : caseOwnerAlive(owner);
+}
+
+/** Runs write steps, letting the event loop in between (each step is one short transaction). */
+async function stepThrough(steps: Generator<void, void, void>): Promise<void> {
+  for (const _ of steps) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
 async function defaultScenarios(): Promise<readonly ScenarioInfo[]> {
   const api = await import('./analysis/index.js');
   return api.listScenarios();
@@ -112,8 +130,12 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   const router = express.Router();
   const body = jsonBody(MAX_BODY_BYTES);
 
-  // Jobs of a previous process died with it: their cases can never finish.
-  failInterruptedCases(ctx.db, now().toISOString());
+  // Jobs of a previous process died with it: their cases can never finish. Failed cases whose partial rows could not
+  // be removed when they failed (a full disk) lose them now.
+  failInterruptedCases(ctx.db, now().toISOString(), caseLive);
+  discardLeftovers(ctx.db);
+  /** The store file the analysis jobs write a finished case to themselves; none for an in-memory store. */
+  const storeFile = ctx.db.memory ? undefined : path.resolve(ctx.db.name);
 
   const withProgress = (s: CaseSummary): CaseSummary => {
     const p = running.get(s.id);
@@ -126,7 +148,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     let s = id === null ? null : getCaseSummary(ctx.db, id);
     if (!s) throw new VitrineError('not_found', 'no such case');
     // Unfinished: the process analysing it may have stopped (another one on this store), which marks it interrupted.
-    if ((s.status === 'queued' || s.status === 'running') && failInterruptedCases(ctx.db, now().toISOString()) > 0) s = getCaseSummary(ctx.db, s.id) ?? s;
+    if ((s.status === 'queued' || s.status === 'running') && failInterruptedCases(ctx.db, now().toISOString(), caseLive) > 0) s = getCaseSummary(ctx.db, s.id) ?? s;
     return withProgress(s);
   };
 
@@ -165,10 +187,12 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     const id = randomUUID();
     const summary = createCase(ctx.db, { id, title, origin, request, now: now().toISOString() });
     running.set(id, { fraction: 0 });
+    analysing.add(id);
     let started = false;
     const job = ctx.jobs.run(
       jobType,
-      { ...payload, caseId: id, actor: `forensic ${VERSION}` },
+      // With a store file the worker writes the finished case there itself (short transactions) and answers its anchors.
+      { ...payload, caseId: id, actor: `forensic ${VERSION}`, ...(storeFile !== undefined ? { store: storeFile } : {}) },
       {
         label: `Case ${title.slice(0, 60)}`,
         timeoutMs: CASE_JOB_TIMEOUT_MS,
@@ -181,20 +205,32 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
         },
       },
     );
-    const settled = job.then(
-      (result) => {
+    const settled = job
+      .then(async (result) => {
         // The result crossed a process boundary: check its shape before it is stored and served.
+        const stored = storedCaseResultSchema.safeParse(result);
+        if (stored.success) {
+          if (stored.data.stored.caseId !== id || getCaseSummary(ctx.db, id)?.status !== 'done') throw new VitrineError('internal', 'the analysis job did not store its case');
+          return;
+        }
         const r = validate(caseJobResultSchema, result, 'analysis job result', 'internal');
-        completeCase(ctx.db, id, r.view as AnalysisView, r.custody, now().toISOString());
-      },
-    ).catch((err: unknown) => {
-      try {
-        setCaseStatus(ctx.db, id, 'failed', now().toISOString(), jobError(err), jobMessage(err));
-      } catch {
-        // The store is closed (the process is stopping): the next start marks the case interrupted.
-      }
-      throw err;
-    }).finally(() => running.delete(id));
+        await stepThrough(caseWriteSteps(ctx.db, id, prepareCase(r.view as AnalysisView, r.custody), now().toISOString()));
+      })
+      .catch(async (err: unknown) => {
+        try {
+          setCaseStatus(ctx.db, id, 'failed', now().toISOString(), jobError(err), jobMessage(err));
+          // What a store that stopped part way wrote goes (the case is failed first, so no writer adds to it again).
+          await stepThrough(discardPartialCase(ctx.db, id));
+        } catch {
+          // The store is closed (the process is stopping) or full: the next list or read, or the next start, marks the
+          // case interrupted and removes its partial rows.
+        }
+        throw err;
+      })
+      .finally(() => {
+        running.delete(id);
+        analysing.delete(id);
+      });
     return { summary: withProgress(summary), settled };
   };
 
@@ -271,7 +307,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   router.get('/api/cases', (req, res) => {
     const p = parsePagination(req);
     // Another process on this store may have stopped since: its cases are marked interrupted, not left running.
-    failInterruptedCases(ctx.db, now().toISOString());
+    failInterruptedCases(ctx.db, now().toISOString(), caseLive);
     const { items, total } = listCases(ctx.db, p);
     res.json(page(items.map(withProgress), total, p));
   });

@@ -13,6 +13,11 @@ import { ingestArtifact, type IngestResult } from './ingest.js';
 import { SIGMA_LEVELS, type SigmaLevel } from './sigma/levels.js';
 import type { SigmaRuleSet } from './sigma/ruleset.js';
 import { readRawRecord, RECORD_JOB } from './casework/raw-record.js';
+import { openStore } from '../core/store.js';
+import { caseWriteSteps, migrations, prepareCase } from './store.js';
+
+/** The forensic tables as the store opens them (the gateway migrated them already; the job only checks). */
+const forensicStore = { name: 'forensic', migrations };
 
 export const INGEST_JOB = 'forensic.ingest';
 /** Ingest and analyse artefacts below the evidence root into a case. */
@@ -62,6 +67,11 @@ const caseJobSchema = z.strictObject({
   sigmaMinLevel: z.enum(SIGMA_LEVELS).optional(),
   /** Also run the shipped threat-hunting rules. */
   sigmaHunting: z.boolean().optional(),
+  /**
+   * The workstation store (an absolute file path, set by the router from its own store, never from a request): the
+   * job stores the finished case there itself and returns a StoredCaseResult, so the gateway never holds the view.
+   */
+  store: z.string().min(1).max(4096).optional(),
 });
 
 /** Payload of `forensic.analyze`: absolute paths already resolved below `evidenceRoot` by the router or command line. */
@@ -83,6 +93,39 @@ export type ScenarioPayload = z.input<typeof scenarioPayloadSchema>;
 export interface CaseJobResult {
   readonly view: AnalysisView;
   readonly custody: StoredLedgerRow[];
+}
+
+/** What an analysis job returns when it stored the case itself (its payload named the store). */
+export interface StoredCaseResult {
+  readonly stored: { readonly caseId: string; readonly head: string; readonly count: number };
+}
+
+/**
+ * The job's end: with a store, the case is checked as the gateway checks a returned result (the same schema, so the
+ * same stored texts), made into its texts and written here in short transactions (store.ts caseWriteSteps), and only
+ * its anchors go back; without one (an in-memory store, the command line), the view and ledger are returned.
+ */
+async function finishCase(p: { readonly caseId: string; readonly store?: string | undefined }, view: AnalysisView, custody: StoredLedgerRow[], ctx: JobContext): Promise<CaseJobResult | StoredCaseResult> {
+  if (p.store === undefined) {
+    ctx.progress(1, 'done');
+    return { view, custody };
+  }
+  if (!path.isAbsolute(p.store)) throw new VitrineError('bad_request', 'the store must be an absolute path');
+  // schemas.ts reads MAX_TOP from this module: imported when needed, not at load.
+  const { caseJobResultSchema } = await import('./schemas.js');
+  const checked = validate(caseJobResultSchema, { view, custody }, 'analysis job result', 'internal');
+  const prepared = prepareCase(checked.view as AnalysisView, checked.custody);
+  ctx.progress(0.99, 'storing');
+  const db = openStore(p.store, [forensicStore]);
+  try {
+    for (const _ of caseWriteSteps(db, p.caseId, prepared, new Date().toISOString())) {
+      if (ctx.signal.aborted) throw new VitrineError('cancelled', 'the job was cancelled');
+    }
+  } finally {
+    db.close();
+  }
+  ctx.progress(1, 'done');
+  return { stored: { caseId: p.caseId, head: prepared.head, count: prepared.count } };
 }
 
 /** Ingests one artefact: progress is the fraction of its bytes read; the result is the summary and the events. */
@@ -140,7 +183,7 @@ function openLedger(caseId: string, actor: string, subject: Record<string, unkno
   return ledger;
 }
 
-export async function runAnalyzeJob(payload: unknown, ctx: JobContext): Promise<CaseJobResult> {
+export async function runAnalyzeJob(payload: unknown, ctx: JobContext): Promise<CaseJobResult | StoredCaseResult> {
   const p = validate(analyzePayloadSchema, payload, 'job payload', 'bad_request');
   if (!path.isAbsolute(p.evidenceRoot)) throw new VitrineError('bad_request', 'the evidence root must be an absolute path');
   const api = await import('./analysis/index.js');
@@ -158,19 +201,17 @@ export async function runAnalyzeJob(payload: unknown, ctx: JobContext): Promise<
   });
   if (ctx.signal.aborted) throw new VitrineError('cancelled', 'the job was cancelled');
   const view = api.toDict(analysis, { top: p.top, includeAllEvents: p.includeAllEvents, maxEvents: p.maxEvents });
-  ctx.progress(1, 'done');
-  return { view, custody: (analysis.ledger ?? ledger).storedRows() };
+  return finishCase(p, view, (analysis.ledger ?? ledger).storedRows(), ctx);
 }
 
-export async function runScenarioJob(payload: unknown, ctx: JobContext): Promise<CaseJobResult> {
+export async function runScenarioJob(payload: unknown, ctx: JobContext): Promise<CaseJobResult | StoredCaseResult> {
   const p = validate(scenarioPayloadSchema, payload, 'job payload', 'bad_request');
   const api = await import('./analysis/index.js');
   const ledger = openLedger(p.caseId, p.actor, { scenario: p.name });
   const { analysis } = api.runScenario(p.name, { ledger, includeNoisy: p.includeNoisy, sigma: await sigmaRulesFor(p.sigma ?? false, p.sigmaMinLevel), onProgress: stageProgress(ctx) });
   if (ctx.signal.aborted) throw new VitrineError('cancelled', 'the job was cancelled');
   const view = api.toDict(analysis, { top: p.top, includeAllEvents: p.includeAllEvents, maxEvents: p.maxEvents });
-  ctx.progress(1, 'done');
-  return { view, custody: (analysis.ledger ?? ledger).storedRows() };
+  return finishCase(p, view, (analysis.ledger ?? ledger).storedRows(), ctx);
 }
 
 export const jobs: JobTable = {

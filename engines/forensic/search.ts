@@ -8,6 +8,10 @@ import type { ExportedEvent, Story } from '../core/contracts/forensic.js';
 import { CANDIDATES_PER_HIT, findMatch, likeContains, locateInJson, matchFields, snippetAround, type ParsedQuery, type SearchField, type SearchHit, type SearchProvider } from '../core/search.js';
 import { CASE_ITEMS_TABLE, CASES_TABLE } from './store.js';
 
+/** A case's view and items are searched once it is done (a case being stored holds part of them). */
+const DONE_EXPORT = `CASE WHEN status = 'done' THEN export_json END AS export_json`;
+const DONE_ITEMS = `case_id IN (SELECT id FROM ${CASES_TABLE} WHERE status = 'done')`;
+
 /** How many matching events the workstation search counts per case for its "N events match" note (the case search counts all). */
 export const EVENT_COUNT_CAP = 1000;
 
@@ -149,7 +153,7 @@ interface EventMatches {
  */
 function eventMatches(db: Database, q: ParsedQuery, r: Omit<CaseRow, 'export_json'>, offset: number, limit: number, countCap: number): EventMatches {
   const rows = db
-    .prepare(`SELECT seq, json FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind = 'event' AND json LIKE ? ESCAPE '\\' ORDER BY seq`)
+    .prepare(`SELECT seq, json FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND ${DONE_ITEMS} AND kind = 'event' AND json LIKE ? ESCAPE '\\' ORDER BY seq`)
     .iterate(r.id, likeContains(q.value)) as IterableIterator<Pick<ItemRow, 'seq' | 'json'>>;
   const hits: SearchHit[] = [];
   let total = 0;
@@ -183,7 +187,7 @@ function eventMatches(db: Database, q: ParsedQuery, r: Omit<CaseRow, 'export_jso
 
 /** The first stored node or edge of a case that holds the query, as a hit on the case. */
 function fromGraphItems(db: Database, q: ParsedQuery, r: Omit<CaseRow, 'export_json'>): SearchHit | null {
-  const items = db.prepare(`SELECT kind, seq, json FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind IN ('node', 'edge') AND json LIKE ? ESCAPE '\\' LIMIT 8`).all(r.id, likeContains(q.value)) as ItemRow[];
+  const items = db.prepare(`SELECT kind, seq, json FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND ${DONE_ITEMS} AND kind IN ('node', 'edge') AND json LIKE ? ESCAPE '\\' LIMIT 8`).all(r.id, likeContains(q.value)) as ItemRow[];
   for (const it of items) {
     const m =
       locateInJson(q, it.json) ??
@@ -223,7 +227,7 @@ export interface CaseSearchPage {
  * or graph. Paged by offset/limit, with the total. Null when there is no such case.
  */
 export function searchCase(db: Database, caseId: string, q: ParsedQuery, p: { readonly offset: number; readonly limit: number }): CaseSearchPage | null {
-  const r = db.prepare(`SELECT id, title, origin, created_at, export_json FROM ${CASES_TABLE} WHERE id = ?`).get(caseId) as CaseRow | undefined;
+  const r = db.prepare(`SELECT id, title, origin, created_at, ${DONE_EXPORT} FROM ${CASES_TABLE} WHERE id = ?`).get(caseId) as CaseRow | undefined;
   if (r === undefined) return null;
   const parts = viewParts(r.export_json);
   const head: SearchHit[] = [];
@@ -262,12 +266,12 @@ export const forensicSearch: SearchProvider = {
     // The view may hold the query only as an ATT&CK variant (a replacement id, a tactic's short name).
     const params: Record<string, string | number> = { pattern, n };
     variants.forEach((v, i) => (params[`v${i}`] = likeContains(v.value)));
-    const viewHolds = variants.map((_, i) => `export_json LIKE @v${i} ESCAPE '\\'`).join(' OR ');
+    const viewHolds = `(status = 'done' AND (${variants.map((_, i) => `export_json LIKE @v${i} ESCAPE '\\'`).join(' OR ')}))`;
     const hits: SearchHit[] = [];
     const seen = new Set<string>();
     const cases = db
       .prepare(
-        `SELECT id, title, origin, created_at, export_json FROM ${CASES_TABLE}
+        `SELECT id, title, origin, created_at, ${DONE_EXPORT} FROM ${CASES_TABLE}
          WHERE title LIKE @pattern ESCAPE '\\' OR origin LIKE @pattern ESCAPE '\\' OR ${viewHolds}
          ORDER BY created_at DESC LIMIT @n`,
       )
@@ -299,7 +303,7 @@ export const forensicSearch: SearchProvider = {
     const withItems = db
       .prepare(
         `SELECT id, title, origin, created_at FROM ${CASES_TABLE} c
-         WHERE EXISTS (SELECT 1 FROM ${CASE_ITEMS_TABLE} i WHERE i.case_id = c.id AND i.json LIKE @pattern ESCAPE '\\')
+         WHERE c.status = 'done' AND EXISTS (SELECT 1 FROM ${CASE_ITEMS_TABLE} i WHERE i.case_id = c.id AND i.json LIKE @pattern ESCAPE '\\')
          ORDER BY created_at DESC LIMIT @n`,
       )
       .all({ pattern, n }) as Omit<CaseRow, 'export_json'>[];

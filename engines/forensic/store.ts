@@ -1,6 +1,7 @@
 // The forensic service's tables: cases (status, request, analysis view) and each case's custody ledger (hash-chained, append-only by triggers), with numbered migrations and the queries over them.
 import type { Database } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { VitrineError } from '../core/errors.js';
 import { GENESIS_HASH, verifyChain, type LedgerAnchors, type StoredLedgerRow } from '../core/ledger.js';
 import type { Migration } from '../core/service.js';
@@ -167,28 +168,50 @@ export const migrations: readonly Migration[] = [
 ];
 
 /**
- * This process as the owner of the cases it analyses: its pid, and a random part that tells it from an earlier process
- * that had the same pid (a container's first process is pid 1 on every start).
+ * When a process started, in clock ticks after boot (Linux /proc/<pid>/stat, field 22), or null where that cannot be
+ * read (another system, the process gone). With the pid it names one process: a pid handed out again later has a
+ * later start.
  */
-export const CASE_OWNER = `${process.pid}:${randomUUID()}`;
+export function processStartTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // Field 2 (the command name) is in parentheses and may hold spaces or parentheses: fields 3 on follow the last ')'.
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return start !== undefined && /^\d+$/.test(start) ? start : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * This process as the owner of the cases it analyses: its pid, a random part that tells it from an earlier process
+ * that had the same pid (a container's first process is pid 1 on every start), and where the system tells it, its
+ * start time (`pid:random:start`; a reused pid of another process has another start).
+ */
+const OWN_START = processStartTime(process.pid);
+export const CASE_OWNER = `${process.pid}:${randomUUID()}${OWN_START !== null ? `:${OWN_START}` : ''}`;
 
 /**
  * Whether the process that wrote `owner` can still finish its case: this process, or another live one on this machine
- * (a second `vitrine serve`, a standalone `forensic serve` on the same data folder). No owner (a case stored before
- * migration 8) is never live.
+ * (a second `vitrine serve`, a standalone `forensic serve` on the same data folder) whose start time, when the owner
+ * names one and the system tells it, is the same (a process that took the pid of a stopped one does not count). No
+ * owner (a case stored before migration 8) is never live.
  */
 export function caseOwnerAlive(owner: string | null): boolean {
   if (owner === null) return false;
   if (owner === CASE_OWNER) return true;
-  const pid = Number(owner.slice(0, owner.indexOf(':')));
+  const [pidText, , start] = owner.split(':');
+  const pid = Number(pidText);
   if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  if (start === undefined) return true;
+  const now = processStartTime(pid);
+  return now === null || now === start;
 }
 
 function hasOwnerColumn(db: Database): boolean {
@@ -320,42 +343,161 @@ export function createCase(db: Database, c: NewCase): CaseSummary {
   return getCaseSummary(db, c.id) as CaseSummary;
 }
 
-/** `message` is the error's own words (VitrineError messages never name a path or a submitted value). */
+/** `message` is the error's own words (VitrineError messages never name a path or a submitted value). A done case keeps its status. */
 export function setCaseStatus(db: Database, id: string, status: 'running' | 'failed', now: string, error: string | null = null, message: string | null = null): void {
-  if (hasErrorMessage(db)) db.prepare(`UPDATE ${CASES_TABLE} SET status = ?, updated_at = ?, error = ?, error_message = ? WHERE id = ?`).run(status, now, error, message, id);
-  else db.prepare(`UPDATE ${CASES_TABLE} SET status = ?, updated_at = ?, error = ? WHERE id = ?`).run(status, now, error, id);
+  if (hasErrorMessage(db)) db.prepare(`UPDATE ${CASES_TABLE} SET status = ?, updated_at = ?, error = ?, error_message = ? WHERE id = ? AND status != 'done'`).run(status, now, error, message, id);
+  else db.prepare(`UPDATE ${CASES_TABLE} SET status = ?, updated_at = ?, error = ? WHERE id = ? AND status != 'done'`).run(status, now, error, id);
 }
 
-/** Stores a finished analysis and its custody ledger in one transaction; the ledger must verify before it is kept. */
-export function completeCase(db: Database, id: string, view: AnalysisView, custody: readonly StoredLedgerRow[], now: string): void {
+/** Item rows one write step holds at most (a step also ends once its rows pass STORE_BATCH_BYTES). */
+export const STORE_BATCH_ROWS = 2000;
+/** Bytes of item JSON one write step holds at most (about). */
+export const STORE_BATCH_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A finished case as the store keeps it: every text the case row and its item rows hold, made once (by the worker that
+ * ran the analysis), and the custody ledger, verified.
+ */
+export interface PreparedCase {
+  readonly countsJson: string;
+  readonly topGrade: ConfidenceGrade | null;
+  readonly viewJson: string;
+  readonly exportJson: string;
+  readonly timelineJson: string;
+  /** Each kind's items in view order, one JSON text each. */
+  readonly items: readonly { readonly kind: CaseItemKind; readonly json: readonly string[] }[];
+  readonly custody: readonly StoredLedgerRow[];
+  /** The ledger's anchors (its head hash and record count), written to the case row with status done. */
+  readonly head: string;
+  readonly count: number;
+}
+
+/** The texts a finished case is stored as; the custody ledger must verify. */
+export function prepareCase(view: AnalysisView, custody: readonly StoredLedgerRow[]): PreparedCase {
   const check = verifyChain(custody);
   if (!check.ok) throw new VitrineError('internal', 'the analysis returned a custody ledger that does not verify');
-  const items = hasItemsTable(db) ? db.prepare(`INSERT INTO ${CASE_ITEMS_TABLE} (case_id, kind, seq, json) VALUES (?, ?, ?, ?)`) : null;
-  const insert = db.prepare(`INSERT INTO ${CASE_CUSTODY_TABLE} (case_id, seq, at, kind, actor, payload, prev_hash, hash) VALUES (@case_id, @seq, @at, @kind, @actor, @payload, @prev_hash, @hash)`);
-  db.transaction(() => {
-    const stored = (db.prepare(`SELECT COUNT(*) AS n FROM ${CASE_CUSTODY_TABLE} WHERE case_id = ?`).get(id) as { n: number }).n;
-    if (stored > 0) throw new VitrineError('conflict', 'the case already holds a custody ledger');
-    for (const r of custody) insert.run({ case_id: id, seq: r.seq, at: r.at, kind: r.kind, actor: r.actor, payload: r.payload, prev_hash: r.prev_hash, hash: r.hash });
-    if (items) {
-      for (const [kind, key] of Object.entries(ITEM_KINDS)) view[key].forEach((item, seq) => items.run(id, kind, seq, JSON.stringify(item)));
+  return {
+    countsJson: JSON.stringify(view.counts),
+    topGrade: topGrade(view),
+    viewJson: JSON.stringify(view),
+    // Reports and the default detail read this small view, not the whole one (which can hold 100,000 events).
+    exportJson: JSON.stringify(exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER })),
+    // The workspace's timeline: every kept event, without attributes, read without parsing the whole view.
+    timelineJson: JSON.stringify({ events: view.events.map(({ raw: _raw, ...e }) => ({ ...e, attributes: {} })), eventsTruncated: view.eventsTruncated }),
+    items: Object.entries(ITEM_KINDS).map(([kind, key]) => ({ kind: kind as CaseItemKind, json: (view[key] as readonly unknown[]).map((item) => JSON.stringify(item)) })),
+    custody,
+    head: check.head,
+    // The anchors: deleting the newest custody rows (triggers dropped and put back) no longer reads as ok.
+    count: check.count,
+  };
+}
+
+/** Refuses to write to a case that is no longer being analysed (failed, interrupted, done) or that holds a ledger. */
+function checkWritable(db: Database, id: string): void {
+  const stored = (db.prepare(`SELECT COUNT(*) AS n FROM ${CASE_CUSTODY_TABLE} WHERE case_id = ?`).get(id) as { n: number }).n;
+  if (stored > 0) throw new VitrineError('conflict', 'the case already holds a custody ledger');
+  const row = db.prepare(`SELECT status FROM ${CASES_TABLE} WHERE id = ?`).get(id) as { status: CaseStatus } | undefined;
+  if (row?.status !== 'queued' && row?.status !== 'running') throw new VitrineError('conflict', 'the case is no longer being analysed');
+}
+
+/**
+ * Stores a prepared case in short write transactions, yielding between them (the caller may let others in there):
+ * the item rows in batches (STORE_BATCH_ROWS rows or STORE_BATCH_BYTES), the whole view, the export and the timeline
+ * each in its own, then, last and atomically, the custody ledger with the anchors, counts and status done. Every step
+ * first checks that the case is still queued or running and holds no ledger, so a case failed meanwhile (its worker
+ * given up, another process marking it interrupted) is never written to again. Until the last step the case is not
+ * done, and nothing reads a case that is not done; a failure part way leaves rows that discardPartialCase removes.
+ */
+export function* caseWriteSteps(db: Database, id: string, p: PreparedCase, now: string, batchRows = STORE_BATCH_ROWS): Generator<void, void, void> {
+  const tx = (work: () => void): void => db.transaction(() => {
+    checkWritable(db, id);
+    work();
+  }).immediate();
+  if (hasItemsTable(db)) {
+    const insert = db.prepare(`INSERT INTO ${CASE_ITEMS_TABLE} (case_id, kind, seq, json) VALUES (?, ?, ?, ?)`);
+    // Rows left by an earlier attempt that stopped part way (never a done case's: checkWritable).
+    tx(() => db.prepare(`DELETE FROM ${CASE_ITEMS_TABLE} WHERE case_id = ?`).run(id));
+    yield;
+    for (const { kind, json } of p.items) {
+      for (let from = 0; from < json.length; ) {
+        let to = from;
+        let bytes = 0;
+        while (to < json.length && to - from < batchRows && bytes < STORE_BATCH_BYTES) bytes += (json[to++] as string).length;
+        const start = from;
+        tx(() => {
+          for (let seq = start; seq < to; seq++) insert.run(id, kind, seq, json[seq]);
+        });
+        from = to;
+        yield;
+      }
     }
-    db.prepare(
-      `UPDATE ${CASES_TABLE} SET status = 'done', updated_at = ?, custody_head = ?, custody_count = ?, counts_json = ?, top_grade = ?, error = NULL, view_json = ?, export_json = ?, timeline_json = ? WHERE id = ?`,
-    ).run(
+  }
+  for (const column of ['view_json', 'export_json', 'timeline_json'] as const) {
+    const text = column === 'view_json' ? p.viewJson : column === 'export_json' ? p.exportJson : p.timelineJson;
+    tx(() => db.prepare(`UPDATE ${CASES_TABLE} SET ${column} = ? WHERE id = ?`).run(text, id));
+    yield;
+  }
+  const ledger = db.prepare(`INSERT INTO ${CASE_CUSTODY_TABLE} (case_id, seq, at, kind, actor, payload, prev_hash, hash) VALUES (@case_id, @seq, @at, @kind, @actor, @payload, @prev_hash, @hash)`);
+  tx(() => {
+    for (const r of p.custody) ledger.run({ case_id: id, seq: r.seq, at: r.at, kind: r.kind, actor: r.actor, payload: r.payload, prev_hash: r.prev_hash, hash: r.hash });
+    db.prepare(`UPDATE ${CASES_TABLE} SET status = 'done', updated_at = ?, custody_head = ?, custody_count = ?, counts_json = ?, top_grade = ?, error = NULL WHERE id = ?`).run(
       now,
-      // The anchors: deleting the newest custody rows (triggers dropped and put back) no longer reads as ok.
-      check.head,
-      check.count,
-      JSON.stringify(view.counts),
-      topGrade(view),
-      JSON.stringify(view),
-      // Reports and the default detail read this small view, not the whole one (which can hold 100,000 events).
-      JSON.stringify(exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER })),
-      // The workspace's timeline: every kept event, without attributes, read without parsing the whole view.
-      JSON.stringify({ events: view.events.map(({ raw: _raw, ...e }) => ({ ...e, attributes: {} })), eventsTruncated: view.eventsTruncated }),
+      p.head,
+      p.count,
+      p.countsJson,
+      p.topGrade,
       id,
     );
+  });
+}
+
+/** Stores a finished analysis and its custody ledger in one transaction (small cases, tests); the ledger must verify before it is kept. */
+export function completeCase(db: Database, id: string, view: AnalysisView, custody: readonly StoredLedgerRow[], now: string): void {
+  const prepared = prepareCase(view, custody);
+  db.transaction(() => {
+    for (const _ of caseWriteSteps(db, id, prepared, now));
   })();
+}
+
+/** Item rows one discarding step deletes at most. */
+const DISCARD_BATCH_ROWS = 5000;
+
+/**
+ * Removes what a store that stopped part way left of a case that is not done (item rows, the whole view, export and
+ * timeline), in short transactions, yielding between them; it never touches a done case, and a case keeps no custody
+ * rows before it is done.
+ */
+export function* discardPartialCase(db: Database, id: string): Generator<void, void, void> {
+  const notDone = (): boolean => (db.prepare(`SELECT status FROM ${CASES_TABLE} WHERE id = ?`).get(id) as { status: CaseStatus } | undefined)?.status !== 'done';
+  if (hasItemsTable(db)) {
+    const batch = db.prepare(`DELETE FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND (kind, seq) IN (SELECT kind, seq FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? LIMIT ${DISCARD_BATCH_ROWS})`);
+    for (;;) {
+      const removed = db.transaction(() => (notDone() ? batch.run(id, id).changes : 0)).immediate();
+      if (removed === 0) break;
+      yield;
+    }
+  }
+  db.transaction(() => {
+    if (notDone()) db.prepare(`UPDATE ${CASES_TABLE} SET view_json = NULL, export_json = NULL, timeline_json = NULL WHERE id = ? AND status != 'done'`).run(id);
+  }).immediate();
+}
+
+/** Runs write steps to the end at once. */
+export function runSteps(steps: Generator<void, void, void>): void {
+  for (const _ of steps);
+}
+
+/** Failed cases that still hold rows of a store that stopped part way (their removal failed too, for example on a full disk). */
+function casesWithLeftovers(db: Database): string[] {
+  const items = hasItemsTable(db) ? ` OR EXISTS (SELECT 1 FROM ${CASE_ITEMS_TABLE} i WHERE i.case_id = c.id)` : '';
+  return (db.prepare(`SELECT id FROM ${CASES_TABLE} c WHERE status = 'failed' AND (view_json IS NOT NULL${items})`).all() as { id: string }[]).map((r) => r.id);
+}
+
+/** Removes the partial rows of every failed case (at start: a failure whose clean-up could not finish). */
+export function discardLeftovers(db: Database): number {
+  const ids = casesWithLeftovers(db);
+  for (const id of ids) runSteps(discardPartialCase(db, id));
+  return ids.length;
 }
 
 const GRADE_ORDER: readonly ConfidenceGrade[] = ['LOW', 'MEDIUM', 'HIGH', 'CONFIRMED'];
@@ -409,17 +551,30 @@ export function listCases(db: Database, page: { readonly limit: number; readonly
   return { items: rows.map((r) => summaryOf(r)), total };
 }
 
+/** Why a case of a stopped process failed. */
+const INTERRUPTED_MESSAGE = 'the service stopped while the case was being analysed; analyse the evidence again';
+/** Why a case of this process failed when its job is over but its failure could not be recorded then. */
+const UNRECORDED_MESSAGE = 'the analysis stopped and its failure could not be recorded; analyse the evidence again';
+
 /**
- * Marks cases left queued or running by a process that stopped (their jobs died with it); the cases of a live process
- * (this one, or another serving the same store) are left alone. Returns how many were marked.
+ * Marks cases left queued or running by a process that stopped (their jobs died with it), and removes what a store
+ * that stopped part way left of them; the cases of a live process (this one, or another serving the same store) are
+ * left alone. `alive` may also say that a case of this process is no longer analysed (its job is over). Returns how
+ * many were marked.
  */
-export function failInterruptedCases(db: Database, now: string, alive: (owner: string | null) => boolean = caseOwnerAlive): number {
-  const message = hasErrorMessage(db) ? ", error_message = 'the service stopped while the case was being analysed; analyse the evidence again'" : '';
+export function failInterruptedCases(db: Database, now: string, alive: (owner: string | null, id: string) => boolean = caseOwnerAlive): number {
+  const messages = hasErrorMessage(db);
   const owners = hasOwnerColumn(db);
   const rows = db.prepare(`SELECT id, ${owners ? 'owner' : 'NULL AS owner'} FROM ${CASES_TABLE} WHERE status IN ('queued', 'running')`).all() as { id: string; owner: string | null }[];
-  const mark = db.prepare(`UPDATE ${CASES_TABLE} SET status = 'failed', error = 'interrupted'${message}, updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`);
+  const mark = db.prepare(`UPDATE ${CASES_TABLE} SET status = 'failed', error = 'interrupted'${messages ? ', error_message = @message' : ''}, updated_at = @now WHERE id = @id AND status IN ('queued', 'running')`);
   let marked = 0;
-  for (const r of rows) if (!alive(r.owner)) marked += mark.run(now, r.id).changes;
+  for (const r of rows) {
+    if (alive(r.owner, r.id)) continue;
+    const message = r.owner === CASE_OWNER ? UNRECORDED_MESSAGE : INTERRUPTED_MESSAGE;
+    const changed = mark.run({ now, id: r.id, ...(messages ? { message } : {}) }).changes;
+    marked += changed;
+    if (changed > 0) runSteps(discardPartialCase(db, r.id));
+  }
   return marked;
 }
 
