@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
-import { VitrineError } from '../core/errors.js';
+import { storageError, VitrineError } from '../core/errors.js';
 import { parseJsonText } from '../core/json-text.js';
 import { serveUntilSignal } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
@@ -60,7 +60,8 @@ else; --demo also trusts the public demo key (demos only). Without a trusted key
 serve also trusts the active keys of its store (added in the Lineage workspace or POST /v1/keys) and starts without
 any trusted key (the gate answers 503 until one is added); a GATE_PUBKEY it cannot use is reported, not fatal.
 --top-pypi checks PyPI dependencies for typosquats against $VITRINE_TOP_PYPI, else the shipped\nresources/core/popular/pypi.txt (14,985 most-downloaded PyPI names, in rank order).
-Exit codes: 0 success, 1 block (gate), rejected envelopes (verify) or a failed demo, 2 invalid arguments or input.`;
+Exit codes: 0 success, 1 block (gate), rejected envelopes (verify) or a failed demo, 2 invalid arguments or input,
+or a failure (a full disk says "no space left ..."; an output file is written whole or not at all).`;
 
 /** What a command produced: text for stdout and stderr and the exit code (so tests and the shim share one path). */
 export type { CliResult } from '../core/cli.js';
@@ -104,6 +105,18 @@ function args(positionals: readonly string[], count: number, usage: string): str
 function outFile(values: Values): string {
   if (values.out === undefined || values.out === '') throw new UsageError('-o OUT is required');
   return values.out;
+}
+
+/**
+ * Writes the envelope list to OUT whole or not at all (saveEnvelopes): a full disk says "no space left" (the failure
+ * exit code), any other failure that the output file cannot be written (a usage error), never "an input ...".
+ */
+function writeEnvelopes(envs: readonly Envelope[], file: string): void {
+  try {
+    saveEnvelopes(envs, file);
+  } catch (err) {
+    throw storageError(err) ?? new UsageError('the output file cannot be written (does its folder exist, and may it be written?)');
+  }
 }
 
 function layoutOf(values: Values): Envelope['layout'] {
@@ -175,7 +188,7 @@ function signCommand(positionals: readonly string[], values: Values): CliResult 
   // Sign the payload as the schema reads it, so what is signed is what the gate will see.
   const parsed = PAYLOAD_SCHEMAS[stage as keyof typeof PAYLOAD_SCHEMAS].parse(payload);
   const key = signingKeyFromEnv();
-  saveEnvelopes([signEvent({ ...event, payload: parsed }, key, layoutOf(values))], outFile(values));
+  writeEnvelopes([signEvent({ ...event, payload: parsed }, key, layoutOf(values))], outFile(values));
   return json({ wrote: 1, keyid: key.keyid, demoKey: key.type === 'hmac' });
 }
 
@@ -219,7 +232,7 @@ function ingestCommand(positionals: readonly string[], values: Values): CliResul
   }
   const key = signingKeyFromEnv();
   const layout = layoutOf(values);
-  saveEnvelopes(
+  writeEnvelopes(
     events.map((e) => signEvent(e, key, layout)),
     out,
   );
@@ -256,7 +269,7 @@ function mergeCommand(positionals: readonly string[], values: Values): CliResult
   const out = outFile(values);
   const all: Envelope[] = [];
   for (const f of positionals) for (const e of loadEnvelopes(f)) if (!isMalformed(e)) all.push(e);
-  saveEnvelopes(all, out);
+  writeEnvelopes(all, out);
   return json({ wrote: all.length, inputs: positionals.length });
 }
 
@@ -276,7 +289,7 @@ function synthCommand(positionals: readonly string[]): CliResult {
   if (!isScenario(scenario as string)) throw new UsageError(`SCENARIO must be one of ${SCENARIOS.join(', ')}`);
   const key = signingKeyFromEnv();
   const envs = scenarioEnvelopes(scenario as (typeof SCENARIOS)[number], key);
-  saveEnvelopes(envs, out as string);
+  writeEnvelopes(envs, out as string);
   return json({ wrote: envs.length, scenario, keyid: key.keyid, demoKey: key.type === 'hmac' });
 }
 
@@ -305,7 +318,7 @@ function lineageCommand(positionals: readonly string[], values: Values): CliResu
   if (history.length === 0 && !manifestTracked(repo as string, manifest as string)) throw new UsageError('no commit of the repository touches that manifest (give its path inside the repository)');
   const key = signingKeyFromEnv();
   const layout = layoutOf(values);
-  saveEnvelopes(
+  writeEnvelopes(
     commitEvents(history, manifest as string).map((e) => signEvent(e, key, layout)),
     out,
   );

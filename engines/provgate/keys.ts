@@ -1,7 +1,7 @@
 // Keys of the gate: Ed25519 PEM pairs (keygen, import), the public HMAC demo key, and GATE_KEYID / GATE_SIGNING_KEY / GATE_PUBKEY.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import { VitrineError } from '../core/errors.js';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { storageError, VitrineError } from '../core/errors.js';
 import { ed25519KeyId, ed25519PublicKey, type SigningKey, type TrustedKey, type TrustedKeys } from './envelope.js';
 
 /** Key id of the HMAC demo key. */
@@ -61,14 +61,23 @@ export function keygen(prefix: string): { keyid: string; privateFile: string; pu
   const pair = generateKeyPair();
   const privateFile = `${prefix}.key`;
   const publicFile = `${prefix}.pub`;
+  const made: string[] = [];
+  let writing: string | undefined;
   try {
     // flag wx: never overwrite an existing key.
+    writing = privateFile;
     writeFileSync(privateFile, pair.privatePem, { mode: 0o600, flag: 'wx' });
+    made.push(privateFile);
     chmodSync(privateFile, 0o600);
+    writing = publicFile;
     writeFileSync(publicFile, pair.publicPem, { mode: 0o644, flag: 'wx' });
+    made.push(publicFile);
   } catch (err) {
     const exists = (err as NodeJS.ErrnoException).code === 'EEXIST';
-    throw new VitrineError(exists ? 'conflict' : 'bad_request', exists ? 'a key file with that prefix already exists' : 'the key files cannot be written', { cause: err });
+    // What this call made goes (a file cut short by a full disk, or a private key without its public half); a file that
+    // was there before (EEXIST) stays.
+    for (const f of exists || writing === undefined ? made : [...made, writing]) rmSync(f, { force: true });
+    throw storageError(err) ?? new VitrineError(exists ? 'conflict' : 'bad_request', exists ? 'a key file with that prefix already exists' : 'the key files cannot be written', { cause: err });
   }
   return { keyid: pair.keyid, privateFile, publicFile };
 }

@@ -1,7 +1,7 @@
 // Exports, reports and models written by the command lines when the disk is full: a clear message and the tool's failure
 // exit code (never "internal error", never a usage error), and the file under the final name is the earlier one or the
 // whole new one.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main as attribMain } from '../../engines/attrib/cli.js';
@@ -26,10 +26,13 @@ const exportsUnderTest: readonly Export[] = [
   { tool: 'forensic demo --out', failure: 1, run: (out) => forensicMain(['demo', '--scenario', 'ransomware', '--top', '1', '--format', 'json', '--out', out], { env: {}, cwd: reports.dir }) },
   { tool: 'replay demo --out', failure: 1, run: (out) => replayMain(['demo', '--benign', '20', '--seed', '1', '--out', out]) },
   { tool: 'provgate synth', failure: 2, run: (out) => provgateMain(['synth', 'clean', out]) },
+  { tool: 'provgate merge -o', failure: 2, run: (out) => provgateMain(['merge', path.join(reports.dir, 'clean.json'), '-o', out]) },
   { tool: 'attrib cluster --cypher', failure: 1, run: (out) => attribMain(['cluster', reports.dir, '--cypher', out]) },
 ];
 
 const disk = smallDisk(1024);
+// The envelopes provgate merge reads (beside the reports, which attrib cluster reads as text only).
+await provgateMain(['synth', 'clean', path.join(reports.dir, 'clean.json')]);
 
 const evidence = tempDir('exports-evidence');
 writeFileSync(
@@ -92,4 +95,40 @@ describe.each(exportsUnderTest)('$tool on a full disk', ({ run, failure }) => {
     expect(readFileSync(out, 'utf8')).not.toBe('the earlier export\n');
     expect(readdirSync(d.dir)).toEqual(['export.out']);
   }, 60_000);
+});
+
+describe('provgate keygen on a full disk', () => {
+  it.runIf(disk !== undefined)('says there is no space left (exit 2, its failure code; it said "the key files cannot be written" as invalid input), leaves no key file, and makes the pair once there is room', async () => {
+    const d = disk!;
+    const prefix = path.join(d.dir, 'gate');
+    const keyFiles = (): string[] => readdirSync(d.dir).filter((f) => f.startsWith('gate')).sort();
+    d.fill();
+    try {
+      const r = await provgateMain(['keygen', prefix]);
+      expect(r.stderr).toMatch(/no space left/);
+      expect(r.code).toBe(2);
+      expect(keyFiles()).toEqual([]);
+    } finally {
+      d.free();
+    }
+    const again = await provgateMain(['keygen', prefix]);
+    expect(again.code).toBe(0);
+    expect(keyFiles()).toEqual(['gate.key', 'gate.pub']);
+    rmSync(`${prefix}.key`);
+    rmSync(`${prefix}.pub`);
+  }, 60_000);
+});
+
+describe('provgate output into a folder that does not exist', () => {
+  it('says the output file cannot be written (a usage error), not that an input is missing, and writes nothing', async () => {
+    const out = path.join(reports.dir, 'no-such-folder', 'out.json');
+    for (const argv of [['synth', 'clean', out], ['merge', path.join(reports.dir, 'clean.json'), '-o', out]]) {
+      const r = await provgateMain(argv);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/the output file cannot be written/);
+      expect(r.stderr).not.toMatch(/an input/);
+      expect(r.stderr).not.toContain(reports.dir);
+    }
+    expect(existsSync(path.dirname(out))).toBe(false);
+  });
 });
