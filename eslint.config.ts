@@ -27,6 +27,9 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       // useLoad and useCytoscapeGraph (components/) take a deps list as useEffect does: checked the same way.
       'react-hooks/exhaustive-deps': ['error', { additionalHooks: '^(useLoad|useCytoscapeGraph)$' }],
+      // Every graph zooms with the wheel as cytoscape does by default (it evens out mice and trackpads: about 3 % a
+      // notch); a custom wheelSensitivity is a console warning on every graph drawn (docs/ui.md, "Graphs").
+      'no-restricted-syntax': ['error', { selector: "Property[key.name='wheelSensitivity']", message: "Leave cytoscape's wheel zoom at its default (docs/ui.md, Graphs): a custom wheelSensitivity makes it warn on the console." }],
     },
   },
   {

@@ -38,6 +38,11 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
 
     it('analyses a scenario with progress, then shows stories, the highlighted graph, the timeline and a verified custody ledger', async () => {
       const page = await open('light');
+      // Console warnings too (the session keeps errors only): cytoscape warns about a custom wheel sensitivity.
+      const warnings: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'warning') warnings.push(m.text());
+      });
       expect(await page.getByTestId('scenario-select').locator('option').count()).toBeGreaterThanOrEqual(5);
       await page.getByTestId('scenario-select').selectOption('ransomware');
       await page.getByTestId('run-scenario').click();
@@ -59,6 +64,22 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
         return { left: r.left, top: r.top, width: r.width, height: r.height };
       })()`) as { left: number; top: number; width: number; height: number };
       await graph.screenshot({ path: path.join(SHOTS, 'cases-graph-fitted-light.png') });
+      // The mouse wheel zooms about the pointer at cytoscape's default pace (a notch is a few per cent), with no warning.
+      // Past cytoscape's page-scroll pause (it takes no wheel zoom within 250 ms of a scroll anywhere on the page; a
+      // scroll's event comes before the next frame).
+      await waitForExpression(page, `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(!document.querySelector('[data-testid="case-graph"]')._cyreg.cy.renderer().scrollingPage))))`);
+      const before = Number(await graph.getAttribute('data-zoom'));
+      await page.mouse.move(named.left + named.width / 2, named.top + named.height / 2);
+      for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -100);
+      await waitForExpression(page, `Number(document.querySelector('[data-testid="case-graph"]').dataset.zoom) > ${before}`);
+      const wheeled = Number(await graph.getAttribute('data-zoom')) / before;
+      expect(wheeled).toBeGreaterThan(1.05);
+      expect(wheeled).toBeLessThan(1.5);
+      await page.mouse.move(named.left + named.width / 2, named.top + named.height / 2);
+      for (let i = 0; i < 5; i++) await page.mouse.wheel(0, 100);
+      await waitForExpression(page, `Number(document.querySelector('[data-testid="case-graph"]').dataset.zoom) < ${before * wheeled}`);
+      await graph.screenshot({ path: path.join(SHOTS, 'cases-graph-wheeled-light.png') });
+      expect(warnings.filter((w) => /wheel sensitivity/i.test(w))).toEqual([]);
       // Keyboard: the graph's toolbar zooms (+, −), pans (arrows), shows the whole graph (0) and the story again (s).
       const bar = page.getByRole('toolbar', { name: 'Graph zoom' });
       await bar.focus();
@@ -129,6 +150,36 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
       await page.screenshot({ path: '/tmp/cases.png' });
       expect(session.errors(page)).toEqual([]);
     }, 180_000);
+
+    it('a filter narrows the timeline, its count and its density strip alike', async () => {
+      const page = await open('light');
+      await page.locator('[data-testid="case-list"] [data-case-id]').first().click();
+      await page.getByTestId('case-summary').waitFor();
+      const timeline = page.getByTestId('timeline');
+      const strip = page.getByTestId('timeline-strip');
+      const total = Number(await timeline.getAttribute('data-total'));
+      await waitForExpression(page, `document.querySelector('[data-testid="timeline-strip"]')?.dataset.counted !== undefined`);
+      const drawnAll = Number(await strip.getAttribute('data-counted'));
+      expect(drawnAll).toBeGreaterThan(50);
+      await page.getByRole('searchbox', { name: 'Filter timeline events' }).fill('vssadmin');
+      await waitForExpression(page, `Number(document.querySelector('[data-testid="timeline"]').dataset.shown) < ${total}`);
+      const shown = Number(await timeline.getAttribute('data-shown'));
+      expect(shown).toBeGreaterThan(0);
+      // The strip counts what the table lists (every event here has a time), and the count beside it says the same.
+      expect(Number(await strip.getAttribute('data-counted'))).toBe(shown);
+      expect(await page.getByTestId('timeline-count').innerText()).toBe(`${shown.toLocaleString('en')} of ${total.toLocaleString('en')} events`);
+      await timeline.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(SHOTS, 'cases-timeline-filtered-light.png') });
+      await timeline.screenshot({ path: path.join(SHOTS, 'cases-timeline-strip-filtered-light.png') });
+      // The whole workspace in one tall shot: the filter typed in the header, the case, and the timeline it narrows.
+      await page.setViewportSize({ width: 1500, height: 2600 });
+      await page.getByRole('searchbox', { name: 'Filter timeline events' }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(SHOTS, 'cases-filtered-light.png') });
+      await page.setViewportSize({ width: 1500, height: 1100 });
+      await page.getByRole('searchbox', { name: 'Filter timeline events' }).fill('');
+      await waitForExpression(page, `Number(document.querySelector('[data-testid="timeline-strip"]').dataset.counted) === ${drawnAll}`);
+      expect(session.errors(page)).toEqual([]);
+    }, 120_000);
 
     it('exports the Markdown report and the Cypher graph', async () => {
       const page = await open('dark');

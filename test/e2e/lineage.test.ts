@@ -51,6 +51,11 @@ describe.skipIf(!RUNS)(`Lineage workspace in Chromium${REGISTERED ? '' : ' (skip
 
   it('runs cve-origin: the decision, the origin of the CVE (commit, PR, author) on the graph, a layer blast radius, the PR comment and Cypher', async () => {
     const page = await open('light');
+    // Console warnings too (the session keeps errors only): cytoscape warns about a custom wheel sensitivity.
+    const warnings: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning') warnings.push(m.text());
+    });
     expect(await page.getByTestId('lineage-result').innerText()).toContain('No run open');
     expect(await page.getByTestId('run-list').innerText()).toContain('No runs yet');
 
@@ -164,6 +169,20 @@ describe.skipIf(!RUNS)(`Lineage workspace in Chromium${REGISTERED ? '' : ' (skip
     const cypher = readFileSync(file, 'utf8');
     expect(cypher).toContain('MERGE');
     expect(cypher).toContain('CVE-2020-14343');
+    // The mouse wheel zooms the graph at cytoscape's default pace (docs/ui.md, "Graphs: the mouse wheel"), with no warning.
+    // In view, and past cytoscape's page-scroll pause (it takes no wheel zoom within 250 ms of a scroll anywhere on the page; a
+    // scroll's event comes before the next frame).
+    await page.getByTestId('lineage-graph').scrollIntoViewIfNeeded();
+    await waitForExpression(page, `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(!document.querySelector('[data-testid="lineage-graph"]')._cyreg.cy.renderer().scrollingPage))))`, 5_000);
+    const box = (await page.getByTestId('lineage-graph').boundingBox()) as { x: number; y: number; width: number; height: number };
+    const before = Number(await graphData(page, 'zoom'));
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -100);
+    await waitForExpression(page, `Number(document.querySelector('[data-testid="lineage-graph"]').dataset.zoom) !== ${before}`, 5_000);
+    const wheeled = Number(await graphData(page, 'zoom')) / before;
+    expect(wheeled).toBeGreaterThan(1.05);
+    expect(wheeled).toBeLessThan(1.5);
+    expect(warnings.filter((w) => /wheel sensitivity/i.test(w))).toEqual([]);
     expect(pageErrors(page)).toEqual([]);
   }, 120_000);
 

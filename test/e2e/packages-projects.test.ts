@@ -25,6 +25,11 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the shared corpora a
   it('scans a project of real lock files and a Dockerfile, then a real image tarball', async () => {
     const page = await session.open();
     await page.setViewportSize({ width: 1400, height: 1000 });
+    // Console warnings too (the session keeps errors only): cytoscape warns about a custom wheel sensitivity.
+    const warnings: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning') warnings.push(m.text());
+    });
     await signInToPackages(session, page);
 
     // Projects: create one; pick files (two lock files with their manifests, a Dockerfile, and a README that is skipped).
@@ -63,6 +68,20 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the shared corpora a
     await graph.waitFor({ timeout: 30_000 });
     expect(Number(await graph.getAttribute('data-nodes'))).toBeGreaterThan(10);
     expect(Number(await graph.getAttribute('data-edges'))).toBeGreaterThan(5);
+    // Drawn, and zoomed with the mouse wheel at cytoscape's default pace, without its wheel-sensitivity warning.
+    await graph.locator('canvas').first().waitFor();
+    const zoomOf = (): Promise<number> => page.evaluate(`document.querySelector('[data-testid="dependency-graph"]')._cyreg.cy.zoom()`) as Promise<number>;
+    // In view, and past cytoscape's page-scroll pause (it takes no wheel zoom within 250 ms of a scroll anywhere on the page; a
+    // scroll's event comes before the next frame).
+    await graph.scrollIntoViewIfNeeded();
+    await waitForExpression(page, `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(!document.querySelector('[data-testid="dependency-graph"]')._cyreg.cy.renderer().scrollingPage))))`, 5_000);
+    const before = await zoomOf();
+    const box = (await graph.boundingBox()) as { x: number; y: number; width: number; height: number };
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -100);
+    await expect.poll(zoomOf, { timeout: 5_000 }).toBeGreaterThan(before);
+    expect((await zoomOf()) / before).toBeLessThan(1.5);
+    expect(warnings.filter((w) => /wheel sensitivity/i.test(w))).toEqual([]);
     // Components, then direct only.
     await scan.getByTestId('component-row').first().waitFor();
     const all = await scan.getByTestId('component-row').count();

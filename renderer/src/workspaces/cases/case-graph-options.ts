@@ -176,7 +176,6 @@ export function caseGraphOptions(pick: GraphPick, story: Story | null, c: ThemeP
     layout: { name: 'preset', padding: 16, fit: true },
     minZoom: 0.1,
     maxZoom: 2.5,
-    wheelSensitivity: 0.3,
     style: [
       {
         selector: 'node',

@@ -116,7 +116,6 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
       ],
       boxSelectionEnabled: false,
       autoungrabify: true,
-      wheelSensitivity: 0.3,
     });
     cy.on('tap', 'node', (e) => onNodeRef.current(e.target.id()));
     return cy;

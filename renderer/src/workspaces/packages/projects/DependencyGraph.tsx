@@ -46,7 +46,6 @@ export function DependencyGraph({ graph, onNode }: { graph: Graph; onNode?: (id:
       ],
       boxSelectionEnabled: false,
       autoungrabify: true,
-      wheelSensitivity: 0.3,
     });
     cy.on('tap', 'node', (e) => onNodeRef.current?.(e.target.id()));
     return cy;
