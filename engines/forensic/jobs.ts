@@ -111,14 +111,16 @@ async function finishCase(p: { readonly caseId: string; readonly store?: string 
     return { view, custody };
   }
   if (!path.isAbsolute(p.store)) throw new VitrineError('bad_request', 'the store must be an absolute path');
+  ctx.progress(0.99, 'storing');
   // schemas.ts reads MAX_TOP from this module: imported when needed, not at load.
   const { caseJobResultSchema } = await import('./schemas.js');
   const checked = validate(caseJobResultSchema, { view, custody }, 'analysis job result', 'internal');
   const prepared = prepareCase(checked.view as AnalysisView, checked.custody);
-  ctx.progress(0.99, 'storing');
   const db = openStore(p.store, [forensicStore]);
   try {
     for (const _ of caseWriteSteps(db, p.caseId, prepared, new Date().toISOString())) {
+      // Between two transactions the worker hears a cancel (and sends its progress).
+      await new Promise<void>((resolve) => setImmediate(resolve));
       if (ctx.signal.aborted) throw new VitrineError('cancelled', 'the job was cancelled');
     }
   } finally {

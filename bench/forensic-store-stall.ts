@@ -1,0 +1,143 @@
+// `npm run bench -- forensic-store-stall [lines]`: /api/health latency of the headless workstation while a large finished forensic case is stored.
+// A generated sshd auth log (60,000 lines by default) below a temporary evidence root is analysed with noisy events
+// kept (every line an event of the timeline), through the workstation's worker pool. /api/health is sampled one request
+// after another (5 ms apart) from the POST until the case is done; the case's progress is read every 100 ms, and the
+// samples sent from the progress read that first saw 0.99 (the analysis over, the case being stored; less the 100 ms
+// between two reads) until the case is done are reported on their own. Then, on this thread, the same case is written again to a fresh store in
+// the steps the job uses (store.ts caseWriteSteps), each step timed: how long one write transaction holds the store.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const lines = Number(process.argv[3] ?? process.argv[2]) > 0 ? Number(process.argv[3] ?? process.argv[2]) : 60_000;
+const HEALTH_GAP_MS = 5;
+const PROGRESS_EVERY_MS = 100;
+
+const work = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-store-stall-'));
+const home = path.join(work, 'home');
+const evidence = path.join(work, 'evidence');
+mkdirSync(home);
+mkdirSync(evidence);
+
+/** An sshd auth log: a guessing run and a few logins (the crash-safety tests' generator). */
+function authLog(n: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = `Mar  3 ${String(Math.floor(i / 3600) % 24).padStart(2, '0')}:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`;
+    const what = i % 7 === 0 ? 'Accepted password' : 'Failed password';
+    out.push(`${t} web01 sshd[${1000 + (i % 5000)}]: ${what} for user${i % 13} from 203.0.113.${1 + (i % 250)} port ${40000 + (i % 20000)} ssh2`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * A kept-alive socket the server closes while the next request is on its way (its idle timeout, reached while the
+ * gateway was held) is the client's race, not the gateway's answer: such a request is made again once.
+ */
+async function request(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    const code = (err as { cause?: { code?: string } }).cause?.code;
+    if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET') throw err;
+    return fetch(url, init);
+  }
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+
+const report = (name: string, ms: readonly number[]): void => {
+  const sorted = [...ms].sort((a, b) => a - b);
+  console.log(`${name.padEnd(28)} health p50 ${quantile(sorted, 0.5).toFixed(1)} ms, p99 ${quantile(sorted, 0.99).toFixed(1)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(1)} ms (${ms.length} samples)`);
+};
+
+writeFileSync(path.join(evidence, 'auth.log'), authLog(lines));
+process.env['FORENSIC_EVIDENCE_ROOT'] = evidence;
+process.env['VITRINE_HOME'] = home;
+const { startWorkstation } = await import('../main/headless.js');
+const ws = await startWorkstation({ port: 0, host: '127.0.0.1', dataDir: home, rendererDir: path.join(work, 'no-renderer') });
+const auth = { authorization: `Bearer ${ws.token}` };
+const svc = `${ws.url}/svc/forensic/api`;
+
+try {
+  const t0 = performance.now();
+  const made = await fetch(`${svc}/cases/path`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ paths: ['auth.log'], kind: 'authlog', year: 2024, includeNoisy: true }) });
+  if (made.status !== 202) throw new Error(`case creation failed: ${made.status} ${await made.text()}`);
+  const id = made.headers.get('x-case-id') as string;
+
+  // The case's progress, read on its own timer; `storingFrom` is when the analysis was over.
+  let status = 'queued';
+  let storingFrom: number | undefined;
+  const watch = setInterval(() => {
+    const sent = performance.now();
+    void request(`${svc}/cases/${id}`, { headers: auth })
+      .then((r) => r.json() as Promise<{ status: string; progress?: { fraction: number } }>)
+      .then((c) => {
+        if (storingFrom === undefined && (c.status === 'done' || (c.progress?.fraction ?? 0) >= 0.99)) storingFrom = sent;
+        status = c.status;
+      })
+      .catch(() => undefined);
+  }, PROGRESS_EVERY_MS);
+
+  const samples: { at: number; ms: number }[] = [];
+  while (status !== 'done' && status !== 'failed') {
+    const s = performance.now();
+    const r = await request(`${ws.url}/api/health`);
+    await r.arrayBuffer();
+    samples.push({ at: s, ms: performance.now() - s });
+    await new Promise((resolve) => setTimeout(resolve, HEALTH_GAP_MS));
+  }
+  clearInterval(watch);
+  const end = performance.now();
+  if (status !== 'done') throw new Error('the case failed');
+  const summary = (await (await request(`${svc}/cases/${id}`, { headers: auth })).json()) as { counts: { events: number; nodes: number; edges: number } };
+  const dbBytes = (ws.db.prepare('SELECT SUM(LENGTH(view_json) + LENGTH(export_json) + LENGTH(timeline_json)) AS t FROM forensic_cases').get() as { t: number }).t;
+  const itemBytes = (ws.db.prepare('SELECT SUM(LENGTH(json)) AS t FROM forensic_case_items').get() as { t: number }).t;
+  console.log(
+    `case: ${lines.toLocaleString('en')} lines, ${summary.counts.events.toLocaleString('en')} events, ${summary.counts.nodes.toLocaleString('en')} nodes, ${summary.counts.edges.toLocaleString('en')} edges; ` +
+      `texts ${(dbBytes / 1e6).toFixed(1)} MB, item rows ${(itemBytes / 1e6).toFixed(1)} MB; job ${((end - t0) / 1000).toFixed(1)} s, of which storing ${storingFrom === undefined ? '?' : ((end - storingFrom) / 1000).toFixed(1)} s`,
+  );
+  report('whole job', samples.map((s) => s.ms));
+  if (storingFrom !== undefined) {
+    const from = storingFrom - PROGRESS_EVERY_MS;
+    report('while storing', samples.filter((s) => s.at >= from).map((s) => s.ms));
+  }
+
+  // How long each write transaction of the job's store holds the store (where the code stores in steps).
+  const store = (await import('../engines/forensic/store.js')) as Record<string, unknown>;
+  if (typeof store['caseWriteSteps'] === 'function') {
+    const { openStore } = await import('../engines/core/store.js');
+    const { forensicService } = await import('../engines/forensic/service.js');
+    const s = await import('../engines/forensic/store.js');
+    const view = s.getCaseView(ws.db, id);
+    const rows = ws.db.prepare('SELECT seq, at, kind, actor, payload, prev_hash, hash FROM forensic_case_custody WHERE case_id = ? ORDER BY seq').all(id) as Parameters<typeof s.prepareCase>[1];
+    if (view === null) throw new Error('no stored view');
+    const db = openStore(path.join(work, 'again.db'), [forensicService]);
+    s.createCase(db, { id, title: 'again', origin: 'path', request: {}, now: new Date().toISOString() });
+    const tp = performance.now();
+    const prepared = s.prepareCase(view, rows);
+    const prepareMs = performance.now() - tp;
+    const steps: number[] = [];
+    const gen = s.caseWriteSteps(db, id, prepared, new Date().toISOString());
+    for (;;) {
+      const t = performance.now();
+      if (gen.next().done === true) {
+        steps.push(performance.now() - t);
+        break;
+      }
+      steps.push(performance.now() - t);
+    }
+    const sorted = [...steps].sort((a, b) => a - b);
+    console.log(
+      `store in steps: texts made in ${(prepareMs / 1000).toFixed(1)} s; ${steps.length} write transactions, ${(steps.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s in all; ` +
+        `median ${quantile(sorted, 0.5).toFixed(0)} ms, longest ${(sorted.at(-1) ?? NaN).toFixed(0)} ms; the last (ledger of ${rows.length.toLocaleString('en')} records and status done) ${(steps.at(-1) ?? NaN).toFixed(0)} ms; ` +
+        `the three texts ${steps.slice(-4, -1).map((m) => m.toFixed(0)).join(', ')} ms`,
+    );
+    db.close();
+  }
+} finally {
+  await ws.close();
+  rmSync(work, { recursive: true, force: true });
+}
