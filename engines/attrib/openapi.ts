@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document of the attribution routes, generated from the zod schemas (served at /docs/openapi.json when ATTR_API_DOCS=1).
-import { openApiKit, type JsonObject } from '../core/http/openapi.js';
+import { openApiKit, type JsonObject, withServerErrors } from '../core/http/openapi.js';
 import { sendFindingSchema } from '../core/findings.js';
 import { MAX_STIX_IMPORT_BYTES } from '../core/stix-import.js';
 import { achRequestSchema } from './ach/request.js';
@@ -50,7 +50,7 @@ function withCommonErrors(paths: Record<string, Record<string, JsonObject>>): Re
 
 /** The document; `servers` is relative (`..` from /docs/openapi.json), so it works wherever the router is mounted. */
 export function openApiDocument(): JsonObject {
-  return {
+  return withServerErrors({
     openapi: '3.1.0',
     info: {
       title: 'Vitrine attribution',
@@ -192,5 +192,5 @@ export function openApiDocument(): JsonObject {
         Error: schemaOf(errorBodySchema),
       },
     },
-  };
+  }, { storeNothing: ['post /attribute', 'post /taxii2/api/collections/{collection}/objects/'] });
 }

@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document of the case assessment routes, generated from the zod schemas (served at /docs/openapi.json).
-import { openApiKit, type JsonObject } from '../core/http/openapi.js';
+import { openApiKit, type JsonObject, withServerErrors } from '../core/http/openapi.js';
 import { sendFindingSchema } from '../core/findings.js';
 import { MAX_STIX_IMPORT_BYTES } from '../core/stix-import.js';
 import { caseFileSchema, MAX_CASE_BYTES } from './case.js';
@@ -24,7 +24,7 @@ const pagingParameters = [
 
 /** The document; `servers` is relative (`..` from /docs/openapi.json), so it works wherever the router is mounted. */
 export function openApiDocument(): JsonObject {
-  return {
+  return withServerErrors({
     openapi: '3.1.0',
     info: {
       title: 'Vitrine case assessment',
@@ -142,5 +142,5 @@ export function openApiDocument(): JsonObject {
         Error: schemaOf(errorBodySchema),
       },
     },
-  };
+  });
 }

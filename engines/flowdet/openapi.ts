@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document of the flow detector routes (served at /docs/openapi.json), request bodies from the zod schemas.
-import { openApiKit, type JsonObject } from '../core/http/openapi.js';
+import { openApiKit, type JsonObject, withServerErrors } from '../core/http/openapi.js';
 import { errorBodySchema } from '../core/http/schemas.js';
 import { MAX_EXPLAIN_FLOWS, MAX_SCORE_BODY_BYTES, MAX_SCORE_FLOWS, scoreRequestSchema } from './score.js';
 import { VERSION } from './version.js';
@@ -10,7 +10,7 @@ const object = (description: string): JsonObject => ({ description, content: jso
 
 /** The document; `servers` is relative (`..` from /docs/openapi.json), so it works wherever the router is mounted. */
 export function openApiDocument(): JsonObject {
-  return {
+  return withServerErrors({
     openapi: '3.1.0',
     info: {
       title: 'Vitrine flow detector',
@@ -65,5 +65,5 @@ export function openApiDocument(): JsonObject {
       },
     },
     components: { schemas: { ScoreRequest: schemaOf(scoreRequestSchema), Error: schemaOf(errorBodySchema, 'output') } },
-  };
+  }, { storeNothing: ['post /score'] });
 }

@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document of the triage routes, generated from the zod schemas (served at /openapi.json).
-import { openApiKit, type JsonObject } from '../core/http/openapi.js';
+import { openApiKit, type JsonObject, withServerErrors } from '../core/http/openapi.js';
 import { VERSION } from './resources.js';
 import { analysisPageSchema, errorBodySchema, MAX_FILE_NAME, healthSchema, modelInfoSchema, ruleValidationSchema, storedAnalysisSchema, triageResultSchema, validateRequestSchema } from './schemas.js';
 
@@ -13,7 +13,7 @@ const { schemaOf, ref, json, errorResponse } = openApiKit('output');
 
 /** The document; `servers` is relative, so it works wherever the router is mounted. */
 export function openApiDocument(): JsonObject {
-  return {
+  return withServerErrors({
     openapi: '3.1.0',
     info: {
       title: 'Vitrine executable triage',
@@ -101,5 +101,5 @@ export function openApiDocument(): JsonObject {
         Error: schemaOf(errorBodySchema),
       },
     },
-  };
+  }, { storeNothing: ['post /api/rule/validate'] });
 }

@@ -1,9 +1,11 @@
 // The OpenAPI 3.1 document of the pkgscan routes, generated from the route table and its zod schemas (served at /openapi.json and /docs/openapi.json).
-import { openApiKit, type JsonObject } from '../core/http/openapi.js';
+import { openApiKit, withServerErrors, type JsonObject } from '../core/http/openapi.js';
 import { VERSION, type PkgscanConfig } from './config.js';
 import type { RouteDef } from './routing/http.js';
 
 const { schemaOf } = openApiKit('input');
+/** The liveness route: it reads no store, so it never answers 503. */
+const LIVENESS = '/health/live';
 
 const errorSchema: JsonObject = {
   type: 'object',
@@ -77,7 +79,8 @@ export function openApiDocument(routes: readonly RouteDef[], config: PkgscanConf
     if (def.body) op['requestBody'] = { required: true, content: { 'application/json': { schema: schemaOf(def.body) } } };
     paths[p] = { ...(paths[p] ?? {}), [def.method]: op };
   }
-  return {
+  // On PostgreSQL the store is a server that can be down: any route that reads it can answer 503 (liveness reads nothing).
+  return withServerErrors({
     openapi: '3.1.0',
     info: {
       title: 'Vitrine package scanning (pkgscan)',
@@ -95,5 +98,5 @@ export function openApiDocument(routes: readonly RouteDef[], config: PkgscanConf
         metricsToken: { type: 'http', scheme: 'bearer' },
       },
     },
-  };
+  }, { unavailableOnReads: true, storeNothing: routes.some((r) => r.method === 'get' && r.path === LIVENESS) ? [`get /api/v1${LIVENESS}`] : [] });
 }

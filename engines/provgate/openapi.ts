@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document of the provenance gate routes (served at /docs/openapi.json); stage payload schemas are generated from the zod schemas.
-import { openApiKit, type JsonObject } from '../core/http/openapi.js';
+import { openApiKit, type JsonObject, withServerErrors } from '../core/http/openapi.js';
 import { buildPayloadSchema, commitPayloadSchema, sastPayloadSchema, scanPayloadSchema } from './events.js';
 import { VERSION } from './index.js';
 import { SCENARIOS } from './synth.js';
@@ -48,7 +48,7 @@ const runItem = {
 
 /** The document; `servers` is relative (`..` from /docs/openapi.json), so it works wherever the router is mounted. */
 export function openApiDocument(): JsonObject {
-  return {
+  return withServerErrors({
     openapi: '3.1.0',
     info: {
       title: 'Vitrine provenance gate',
@@ -209,5 +209,5 @@ export function openApiDocument(): JsonObject {
         },
       },
     },
-  };
+  });
 }

@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document of the replay routes, generated from the zod schemas (served at /docs/openapi.json).
-import { openApiKit, type JsonObject } from '../core/http/openapi.js';
+import { openApiKit, type JsonObject, withServerErrors } from '../core/http/openapi.js';
 import { CAPTURE_FORMATS, MAX_UPLOAD_BYTES, VERSION } from './index.js';
 import { MAX_BENIGN_FLOWS } from './intrusion.js';
 import { alertRowSchema, analysisDetailSchema, analysisSchema, analysisSummarySchema, errorBodySchema, flowPageSchema, healthSchema, pageOf, stixBundleSchema, storySchema, storySummarySchema } from './schemas.js';
@@ -20,7 +20,7 @@ const timeParams = [q('from', 'capture time (seconds since the epoch): only what
 
 /** The document; `servers` is relative (`..` from /docs/openapi.json), so it works wherever the router is mounted. */
 export function openApiDocument(maxUploadBytes = MAX_UPLOAD_BYTES): JsonObject {
-  return {
+  return withServerErrors({
     openapi: '3.1.0',
     info: {
       title: 'Vitrine capture replay',
@@ -149,5 +149,5 @@ export function openApiDocument(maxUploadBytes = MAX_UPLOAD_BYTES): JsonObject {
         Error: schemaOf(errorBodySchema),
       },
     },
-  };
+  });
 }
