@@ -29,10 +29,14 @@ export function workstationOn(dataDir: string, options: WorkstationOptions = {})
   return startWorkstation({ port: 0, dataDir, rendererDir: path.join(dataDir, 'no-ui'), hostOptions: { size: 1 }, ...options });
 }
 
-/** One request with the workstation's token; the body is JSON unless a Buffer or string is given. */
-export function request(ws: Server, method: string, pathname: string, body?: unknown): Promise<Reply> {
+/**
+ * One request with the workstation's token; the body is JSON unless a Buffer or string is given. With `bearer` (a
+ * service's own access token, as pkgscan's), that goes as Authorization and the workstation's token as X-Vitrine-Token.
+ */
+export function request(ws: Server, method: string, pathname: string, body?: unknown, bearer?: string): Promise<Reply> {
   const url = new URL(ws.url);
-  const headers: Record<string, string> = { Host: url.host, Authorization: `Bearer ${ws.token}` };
+  const headers: Record<string, string> =
+    bearer === undefined ? { Host: url.host, Authorization: `Bearer ${ws.token}` } : { Host: url.host, Authorization: `Bearer ${bearer}`, 'X-Vitrine-Token': ws.token };
   let data: string | Buffer | undefined;
   if (body !== undefined) {
     data = Buffer.isBuffer(body) ? body : JSON.stringify(body);
