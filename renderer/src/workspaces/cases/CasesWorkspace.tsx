@@ -60,6 +60,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
   const poll = useRef<number | null>(null);
   // What an open request (search, an item link) selects: a story, or an event the timeline shows with every filter off.
   const { focus, apply: applyTarget } = useCaseTargets(useCallback(() => (setFilter(''), setRule(null)), []));
+  const clearFilter = useCallback(() => setFilter(''), []);
   const theme = effectiveTheme(
     useShell((s) => s.theme),
     useSystemPrefersDark(),
@@ -388,7 +389,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
                   )}
                   {view.eventsTruncated && <span className="muted">Only the first {view.events.length.toLocaleString('en')} events were kept.</span>}
                 </div>
-                <Timeline index={index} storyEvents={storyEvents} filter={filter} theme={theme} detected={detected} only={ruleEvents} annotations={annotations} focus={focus} {...(link ? { link } : {})} />
+                <Timeline index={index} storyEvents={storyEvents} filter={filter} theme={theme} detected={detected} only={ruleEvents} annotations={annotations} focus={focus} onClearFilter={clearFilter} {...(link ? { link } : {})} />
               </section>
               <EvidencePanel evidence={view.evidence} {...(view.rejected ? { rejected: view.rejected } : {})} />
               <CustodyPanel key={detail.id} client={client} base={base} summary={detail} />

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
-// The Detections panel: rules that could not run are counted and listed (file, title, reason); author under the title, hosts a line each, tactics by name per rule.
+// The Detections panel: broken rules counted and listed (file, title, reason), rules waiting for a placeholder said inactive as the command line says them; author under the title, hosts a line each, tactics by name per rule.
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DetectionsPanel } from './Detections';
+import { DetectionsPanel, inactiveLabel } from './Detections';
 import type { DetectionSummary, RuleProblem } from './types';
 
 afterEach(cleanup);
@@ -80,15 +80,27 @@ describe('DetectionsPanel', () => {
     expect(screen.getByTestId('rule-problems').textContent).toContain('1 broken rule could not run');
     expect(screen.getByTestId('rule-problems').textContent).not.toContain('Admin group');
     const placeholders = screen.getByTestId('rule-placeholders');
-    expect(placeholders.textContent).toContain('3 rules not run: placeholder values not given (not broken)');
-    expect(placeholders.textContent).toContain('%Servers%');
+    // Said as the command line says an inactive rule, calmly: no severity badge, and each rule's status in its words.
+    expect(placeholders.querySelector('summary')?.textContent).toBe('3 rules inactive: need placeholder values %Admins_Workstations%, %ServiceAccounts%, %Servers%');
+    expect(placeholders.querySelector('summary .sev')).toBeNull();
+    expect(placeholders.textContent).not.toContain('not run');
+    expect(placeholders.textContent).toContain('inactive: needs placeholder %Servers%');
+    expect(placeholders.textContent).toContain('Not broken');
     expect(placeholders.textContent).not.toContain('user/broken.yml');
+  });
+
+  it('names one inactive rule as the command line does, and counts placeholders past the first few', () => {
+    const one: RuleProblem = { source: 'rules/windows/a.yml', id: 'a', title: 'A', reason: 'not run: placeholder %P% has no values', placeholder: 'P' };
+    expect(inactiveLabel([one])).toBe('1 rule inactive: needs placeholder %P%');
+    const many = ['A', 'B', 'C', 'D', 'E', 'A'].map((p, i): RuleProblem => ({ ...one, id: `${i}`, placeholder: p }));
+    expect(inactiveLabel(many)).toBe('6 rules inactive: need placeholder values %A%, %B%, %C% and 2 more');
+    expect(inactiveLabel([one, { ...one, id: 'b' }])).toBe('2 rules inactive: need placeholder %P%');
   });
 
   it('shows only the placeholder list when no rule is broken', () => {
     render(<DetectionsPanel rows={[row]} selected={null} onSelect={() => undefined} problems={[{ source: 'x.yml', id: 'x', title: 't', reason: 'not run: placeholder %P% has no values', placeholder: 'P' }]} />);
     expect(screen.queryByTestId('rule-problems')).toBeNull();
-    expect(screen.getByTestId('rule-placeholders').textContent).toContain('1 rule not run');
+    expect(screen.getByTestId('rule-placeholders').textContent).toContain('1 rule inactive: needs placeholder %P%');
   });
 
   it('shows no problem box when every rule ran', () => {

@@ -1,5 +1,5 @@
 // The case's Sigma detections: rules hit with level, count, hosts and first/last seen; a rule opens its events in the timeline.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { DetectionSummary, EvidenceItem, RejectedEvidence, RuleProblem } from './types';
 import { shortTime } from './model';
 import { LEVEL_RANK } from './detection-index';
@@ -65,20 +65,19 @@ export interface DetectionsPanelProps {
   readonly origin?: string;
 }
 
-/** One list of rules that did not run: a count badge, a label, and the rules (file, title, reason) on demand. */
-function ProblemList({ problems, badge, label, testId }: { readonly problems: readonly RuleProblem[]; readonly badge: 'medium' | 'informational'; readonly label: string; readonly testId: string }) {
+/** One list of rules that did not run: a label, and the rules (file, title, why) on demand. */
+function ProblemList({ problems, label, why, note, className, testId }: { readonly problems: readonly RuleProblem[]; readonly label: ReactNode; readonly why: (p: RuleProblem) => string; readonly note?: string; readonly className: string; readonly testId: string }) {
   if (problems.length === 0) return null;
   return (
-    <details className="rule-problems" data-testid={testId}>
-      <summary>
-        <span className={`sev sev--${badge}`}>{problems.length.toLocaleString('en')}</span> {label}
-      </summary>
+    <details className={`rule-problems ${className}`} data-testid={testId}>
+      <summary>{label}</summary>
+      {note !== undefined && <p className="muted rule-problems__note">{note}</p>}
       <table className="detections__table">
         <thead>
           <tr>
             <th scope="col">Rule file</th>
             <th scope="col">Title</th>
-            <th scope="col">Reason</th>
+            <th scope="col">Status</th>
           </tr>
         </thead>
         <tbody>
@@ -86,7 +85,7 @@ function ProblemList({ problems, badge, label, testId }: { readonly problems: re
             <tr key={`${p.source}:${p.id ?? i}`}>
               <td className="mono">{p.source}</td>
               <td>{p.title ?? '—'}</td>
-              <td>{p.reason}</td>
+              <td>{why(p)}</td>
             </tr>
           ))}
         </tbody>
@@ -95,18 +94,52 @@ function ProblemList({ problems, badge, label, testId }: { readonly problems: re
   );
 }
 
+/** Placeholder names shown in the summary of inactive rules before the rest are counted. */
+const PLACEHOLDERS_SHOWN = 3;
+
+/** `inactive: needs placeholder %name%`, as the command line names such a rule (forensic analyze). */
+export function inactiveReason(placeholder: string): string {
+  return `inactive: needs placeholder %${placeholder}%`;
+}
+
+/** The summary of the inactive rules: how many, and the placeholders they wait for (the first few, then a count). */
+export function inactiveLabel(waiting: readonly RuleProblem[]): string {
+  const names = [...new Set(waiting.map((p) => p.placeholder ?? ''))].filter((n) => n !== '');
+  const shown = names.slice(0, PLACEHOLDERS_SHOWN).map((n) => `%${n}%`);
+  const more = names.length - shown.length;
+  const list = `${shown.join(', ')}${more > 0 ? ` and ${more.toLocaleString('en')} more` : ''}`;
+  return waiting.length === 1 ? `1 rule ${inactiveReason(names[0] ?? '')}` : `${waiting.length.toLocaleString('en')} rules inactive: need placeholder ${names.length === 1 ? '' : 'values '}${list}`;
+}
+
 /**
- * The rules that did not run, in two lists: broken ones (could not be parsed or compiled) and valid ones not run
- * because a placeholder they use has no values yet (not broken; --strict does not count them). Each: its count, and
- * the list (file, title, reason) on demand.
+ * The rules that did not run, in two lists: broken ones (could not be parsed or compiled), with a warning badge, and
+ * valid ones inactive because a placeholder they use has no values yet, said calmly as the command line says them
+ * (not broken; --strict does not count them). Each: its count, and the list (file, title, status) on demand.
  */
 export function RuleProblems({ problems }: { readonly problems: readonly RuleProblem[] }) {
   const broken = problems.filter((p) => p.placeholder === undefined);
   const waiting = problems.filter((p) => p.placeholder !== undefined);
   return (
     <>
-      <ProblemList problems={broken} badge="medium" label={`broken rule${broken.length === 1 ? '' : 's'} could not run on this case`} testId="rule-problems" />
-      <ProblemList problems={waiting} badge="informational" label={`rule${waiting.length === 1 ? '' : 's'} not run: placeholder values not given (not broken)`} testId="rule-placeholders" />
+      <ProblemList
+        problems={broken}
+        label={
+          <>
+            <span className="sev sev--medium">{broken.length.toLocaleString('en')}</span> {`broken rule${broken.length === 1 ? '' : 's'} could not run on this case`}
+          </>
+        }
+        why={(p) => p.reason}
+        className="rule-problems--broken"
+        testId="rule-problems"
+      />
+      <ProblemList
+        problems={waiting}
+        label={<span className="muted">{inactiveLabel(waiting)}</span>}
+        why={(p) => inactiveReason(p.placeholder ?? '')}
+        note="Not broken: these rules run once their placeholders have values, which the command line takes (forensic analyze --placeholders FILE)."
+        className="rule-problems--inactive"
+        testId="rule-placeholders"
+      />
     </>
   );
 }

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // The timeline keeps the DOM small at 100,000 events (virtualised rows), highlights story events, and zooms and filters from the keyboard.
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExportedEvent } from '../../../../engines/core/contracts/forensic';
 import { buildTimeline } from './model';
@@ -139,5 +139,50 @@ describe('compactSummary', () => {
     expect(compactSummary('Microsoft-Windows-Sysmon 3: network.connect 185.220.101.47:443', '', 'network.connect')).toBe('Sysmon 3: 185.220.101.47:443');
     expect(compactSummary('Microsoft-Windows-Sysmon 1: process.create C:\\x.exe', '', 'file.create')).toBe('Sysmon 1: process.create C:\\x.exe');
     expect(compactSummary('sshd[1]: Accepted password for root', '', 'auth.success')).toBe('sshd[1]: Accepted password for root');
+  });
+});
+
+describe('Timeline list size and empty states', () => {
+  HTMLCanvasElement.prototype.getContext = (() => null) as typeof HTMLCanvasElement.prototype.getContext;
+
+  it('is as tall as the rows a filter leaves, up to its most', () => {
+    const index = buildTimeline(events(5000));
+    const { rerender } = render(<Timeline index={index} storyEvents={new Set()} filter="" theme="light" />);
+    expect(screen.getByRole('grid').style.height).toBe('360px');
+    rerender(<Timeline index={index} storyEvents={new Set()} filter="H1" theme="light" />);
+    expect(screen.getByRole('grid').style.height).toBe('360px');
+    // One row: 24 px and the list's border.
+    rerender(<Timeline index={index} storyEvents={new Set()} filter="00000000000003e8" theme="light" />);
+    expect(screen.getByTestId('timeline').dataset['shown']).toBe('1');
+    expect(screen.getByRole('grid').style.height).toBe('26px');
+    rerender(<Timeline index={index} storyEvents={new Set()} filter="log-cleared" theme="light" />);
+    expect(screen.getByRole('grid').style.height).toBe(`${5 * 24 + 2}px`);
+  });
+
+  it('says why no row is listed and offers the way back', () => {
+    const index = buildTimeline(events(50));
+    let cleared = 0;
+    render(<Timeline index={index} storyEvents={new Set()} filter="no such text" theme="light" onClearFilter={() => cleared++} />);
+    const empty = screen.getByTestId('timeline-empty');
+    expect(empty.textContent).toContain('No event matches the filter “no such text”.');
+    expect(empty.textContent).toContain('Esc in the filter box');
+    expect(empty.className).toContain('muted');
+    expect(screen.queryByRole('grid')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Clear the filter' }));
+    expect(cleared).toBe(1);
+    cleanup();
+    render(<Timeline index={buildTimeline([])} storyEvents={new Set()} filter="" theme="light" />);
+    expect(screen.getByTestId('timeline-empty').textContent).toBe('This case has no events.');
+  });
+
+  it('says when the kept events lie outside the range shown', () => {
+    const index = buildTimeline(events(5000));
+    render(<Timeline index={index} storyEvents={new Set()} filter="00000000000003e8" theme="light" />);
+    const bar = screen.getByRole('toolbar', { name: 'Timeline zoom' });
+    // Zoomed in around the middle, away from event 1000 (at 1000 s of 5000 s).
+    for (let i = 0; i < 4; i++) fireEvent.keyDown(bar, { key: '+' });
+    expect(screen.getByTestId('timeline-empty').textContent).toContain('No event in the range shown matches; 1 in the whole case does.');
+    fireEvent.click(within(screen.getByTestId('timeline-empty')).getByRole('button', { name: 'Whole case (0)' }));
+    expect(screen.getByTestId('timeline').dataset['shown']).toBe('1');
   });
 });

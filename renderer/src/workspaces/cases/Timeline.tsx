@@ -1,15 +1,17 @@
 // The case timeline: a density strip to zoom and pan (wheel, buttons, keys) over a virtualised list that renders only the rows in view, smooth at 100,000 events.
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactElement, type ReactNode, type WheelEvent } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactElement, type ReactNode, type WheelEvent } from 'react';
 import { cssVar } from '../../components/palette';
 import { LevelBadge } from './Detections';
 import { timeTicks } from './detail-model';
 import { EventDetailPanel, type CaseLink } from './EventDetail';
 import type { DetectionSummary, EventAnnotation } from './types';
-import { eventMatches, fullRange, histogram, keptEvents, keptInWindow, pan, rangeText, shortTime, storyRange, visibleRows, windowOf, zoom, type Range, type TimelineIndex } from './model';
+import { filterTerm, fullRange, histogram, keptEvents, keptInWindow, makeSearchTexts, pan, rangeText, searchTexts, shortTime, storyRange, textMatches, visibleRows, windowOf, zoom, type Range, type TimelineIndex } from './model';
 
 export const ROW_HEIGHT = 24;
 const VIEWPORT = 360;
 const BINS = 160;
+/** Search texts made per idle step (a few milliseconds). */
+const SEARCH_SLICE = 2000;
 
 /** The density of the events the table lists (`kept`, or all when null) over the range shown. */
 function DensityStrip({ index, kept, range, storyTimes, onZoom, theme }: { readonly index: TimelineIndex; readonly kept: Uint32Array | null; readonly range: Range; readonly storyTimes: readonly number[]; readonly onZoom: (factor: number, anchor: number) => void; readonly theme: string }) {
@@ -92,6 +94,8 @@ export interface TimelineProps {
   readonly link?: CaseLink;
   /** An event to show (asked for from outside): the full range, scrolled to it and selected; `serial` repeats a request. */
   readonly focus?: TimelineFocus | null;
+  /** Clears the workspace's filter (offered when it leaves no row). */
+  readonly onClearFilter?: () => void;
 }
 
 export interface TimelineFocus {
@@ -144,12 +148,57 @@ export function Highlight({ text, term }: { readonly text: string; readonly term
 const NO_DETECTIONS: ReadonlyMap<string, readonly DetectionSummary[]> = new Map();
 const NO_ANNOTATIONS: ReadonlyMap<string, EventAnnotation> = new Map();
 
-function annotationMatches(a: EventAnnotation | undefined, filter: string): boolean {
-  const f = filter.trim().toLowerCase();
-  return a !== undefined && f !== '' && (a.tags.some((t) => t.toLowerCase().includes(f)) || a.note.toLowerCase().includes(f));
+function annotationMatches(a: EventAnnotation | undefined, term: string): boolean {
+  return a !== undefined && term !== '' && (a.tags.some((t) => t.toLowerCase().includes(term)) || a.note.toLowerCase().includes(term));
 }
 
-export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETECTIONS, only = null, annotations = NO_ANNOTATIONS, link, focus = null }: TimelineProps) {
+/**
+ * What the timeline says when it lists no row: why (the case is empty, the range shown holds none of the kept events,
+ * or the filter, the detections box or a chosen rule keeps none) and the way back, calmly, as the other lists do.
+ */
+function TimelineEmpty({ total, keptInCase, filter, onlyDetected, rule, zoomed, onWholeCase, onShowAll, onClearFilter }: { readonly total: number; readonly keptInCase: number; readonly filter: string; readonly onlyDetected: boolean; readonly rule: boolean; readonly zoomed: boolean; readonly onWholeCase: () => void; readonly onShowAll: () => void; readonly onClearFilter?: () => void }) {
+  if (total === 0)
+    return (
+      <p className="muted timeline__empty" data-testid="timeline-empty">
+        This case has no events.
+      </p>
+    );
+  if (zoomed && keptInCase > 0)
+    return (
+      <p className="muted timeline__empty" data-testid="timeline-empty">
+        No event in the range shown{filter !== '' || onlyDetected || rule ? ' matches' : ''}; {keptInCase.toLocaleString('en')} in the whole case {keptInCase === 1 ? 'does' : 'do'}.{' '}
+        <button type="button" className="small" onClick={onWholeCase}>
+          Whole case (0)
+        </button>
+      </p>
+    );
+  const why = [filter !== '' ? `the filter “${filter.length > 60 ? `${filter.slice(0, 59)}…` : filter}”` : '', onlyDetected ? '“only events with detections”' : '', rule ? 'the rule chosen in Detections' : ''].filter((w) => w !== '');
+  return (
+    <p className="muted timeline__empty" data-testid="timeline-empty">
+      No event matches {why.join(' with ') || 'here'}.{' '}
+      {filter !== '' && (
+        <>
+          {onClearFilter && (
+            <button type="button" className="small" onClick={onClearFilter}>
+              Clear the filter
+            </button>
+          )}{' '}
+          (Esc in the filter box clears it.){' '}
+        </>
+      )}
+      {onlyDetected && (
+        <button type="button" className="small" onClick={onShowAll}>
+          Show events without detections
+        </button>
+      )}
+    </p>
+  );
+}
+
+export function Timeline({ index, storyEvents, filter: typed, theme, detected = NO_DETECTIONS, only = null, annotations = NO_ANNOTATIONS, link, focus = null, onClearFilter }: TimelineProps) {
+  // The rows follow the filter as soon as the page is free: typing in the filter box is never held up by a pass over
+  // every event (each pass reads the case's search texts, made once on the first filter typed).
+  const filter = useDeferredValue(typed);
   const [onlyDetected, setOnlyDetected] = useState(false);
   const full = useMemo(() => fullRange(index), [index]);
   const [range, setRange] = useState<Range>(full);
@@ -161,6 +210,16 @@ export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETE
     setSelected(null);
   }, [full]);
 
+  // The events' search texts are made in slices while the page is idle, so the first filter typed finds them ready.
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const step = (): void => {
+      timer = makeSearchTexts(index, SEARCH_SLICE) ? undefined : setTimeout(step, 0);
+    };
+    timer = setTimeout(step, 0);
+    return () => clearTimeout(timer);
+  }, [index]);
+
   const { start, end } = useMemo(() => windowOf(index, range), [index, range]);
   const atFullRange = range.from <= full.from && range.to >= full.to;
   // Timeless events are shown only at the full range (they have no place on a zoomed axis).
@@ -168,8 +227,10 @@ export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETE
   // The events the filter, the detections box and a chosen rule keep, over the whole case: the rows in the range shown
   // and the density strip are both read from this one list.
   const kept = useMemo(() => {
-    if (!filter.trim() && !onlyDetected && only === null) return null;
-    return keptEvents(index, (e) => (!onlyDetected || detected.has(e.eventId)) && (only === null || only.has(e.eventId)) && (eventMatches(e, filter) || annotationMatches(annotations.get(e.eventId), filter)));
+    const term = filterTerm(filter);
+    if (term === '' && !onlyDetected && only === null) return null;
+    const texts = term === '' ? null : searchTexts(index);
+    return keptEvents(index, (e, i) => (!onlyDetected || detected.has(e.eventId)) && (only === null || only.has(e.eventId)) && (texts === null || textMatches(texts[i] ?? '', e, term) || annotationMatches(annotations.get(e.eventId), term)));
   }, [index, filter, onlyDetected, detected, only, annotations]);
   const rows = useMemo(() => (kept === null ? null : keptInWindow(kept, start, last)), [kept, start, last]);
   // A new filter or rule starts at the top of the list.
@@ -202,7 +263,9 @@ export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETE
     }
   }, [focus, index, full, filter, only, onlyDetected]);
   const count = rows ? rows.length : last - start;
-  const { first, last: lastRow } = visibleRows(scrollTop, VIEWPORT, ROW_HEIGHT, count);
+  // The list is as tall as its rows, up to VIEWPORT (its border inside).
+  const height = Math.min(VIEWPORT, count * ROW_HEIGHT + 2);
+  const { first, last: lastRow } = visibleRows(scrollTop, height, ROW_HEIGHT, count);
   const storyTimes = useMemo(() => {
     const out: number[] = [];
     index.events.forEach((e, i) => {
@@ -245,7 +308,7 @@ export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETE
     const el = list.current;
     if (el) {
       if (next * ROW_HEIGHT < el.scrollTop) el.scrollTop = next * ROW_HEIGHT;
-      else if ((next + 1) * ROW_HEIGHT > el.scrollTop + VIEWPORT) el.scrollTop = (next + 1) * ROW_HEIGHT - VIEWPORT;
+      else if ((next + 1) * ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = (next + 1) * ROW_HEIGHT - el.clientHeight;
     }
   };
 
@@ -333,7 +396,7 @@ export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETE
       </div>
       <DensityStrip index={index} kept={kept} range={range} storyTimes={storyTimes} onZoom={zoomBy} theme={theme} />
       {count === 0 ? (
-        <p className="muted timeline__empty">{index.events.length === 0 ? 'This case has no events.' : 'No event in this range matches.'}</p>
+        <TimelineEmpty total={index.events.length} keptInCase={kept === null ? index.events.length : kept.length} filter={filter.trim()} onlyDetected={onlyDetected} rule={only !== null} zoomed={!atFullRange} onWholeCase={() => setRange(full)} onShowAll={() => setOnlyDetected(false)} {...(onClearFilter ? { onClearFilter } : {})} />
       ) : (
         <>
         <div className="timeline__head" aria-hidden="true">
@@ -350,7 +413,7 @@ export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETE
           aria-label="Events in time order"
           aria-rowcount={count}
           tabIndex={0}
-          style={{ height: VIEWPORT }}
+          style={{ height }}
           onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
           onKeyDown={moveSelection}
         >

@@ -1,7 +1,7 @@
 // The Cases workspace's pure pieces: timeline index and windows, zoom and pan, density, virtual rows, the graph to draw, path parsing.
 import { describe, expect, it } from 'vitest';
 import type { AnalysisView, ExportedEvent, GraphNode, Story } from '../../../../engines/core/contracts/forensic';
-import { buildTimeline, findingTitle, gradeClass, zonedTime, breakdownBars, storyRange, eventMatches, exportName, fullRange, graphToDraw, histogram, keptEvents, keptInWindow, MIN_SPAN_MS, pan, parsePaths, visibleRows, windowOf, zoom } from './model';
+import { buildTimeline, findingTitle, gradeClass, zonedTime, breakdownBars, storyRange, eventMatches, exportName, filterTerm, makeSearchTexts, searchText, searchTexts, textMatches, fullRange, graphToDraw, histogram, keptEvents, keptInWindow, MIN_SPAN_MS, pan, parsePaths, visibleRows, windowOf, zoom } from './model';
 import { testEvent } from './events.fixture';
 
 function ev(i: number, time: string | null): ExportedEvent {
@@ -79,6 +79,58 @@ describe('timeline index', () => {
     expect(eventMatches(e, 'LOGON')).toBe(true);
     expect(eventMatches(e, 'nothing')).toBe(false);
     expect(eventMatches(e, '  ')).toBe(true);
+  });
+
+  it('matches through the kept search texts exactly as each field was matched on its own', () => {
+    // The filter as it was: every field lower-cased and searched for each event on each keystroke.
+    const fieldByField = (x: ExportedEvent, filter: string): boolean => {
+      const f = filter.trim().toLowerCase();
+      if (!f) return true;
+      return [x.summary, x.action, x.host ?? '', x.eventId, x.actor?.name ?? '', x.object?.name ?? ''].some((v) => v.toLowerCase().includes(f));
+    };
+    let seed = 0x2545f491;
+    const rand = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    // Letters that change length or by context when lower-cased (İ, final Σ), the field break itself, spaces, dots.
+    const ALPHABET = ['a', 'B', 'c', 'İ', 'i', 'Σ', 'σ', 'Ω', ' ', '.', '\\', '\u0000', '\n', 'É', 'ß'];
+    const word = (max: number): string => Array.from({ length: rand(max) }, () => ALPHABET[rand(ALPHABET.length)]).join('');
+    const entity = (): { type: string; name: string } | null => (rand(3) === 0 ? null : { type: 'process', name: word(6) });
+    const sample = Array.from({ length: 400 }, (_, i) => testEvent(i, rand(5) === 0 ? null : new Date(T0 + rand(1000) * 1000).toISOString(), { summary: word(12), action: word(5), host: rand(4) === 0 ? null : word(5), actor: entity(), object: entity() }));
+    const idx = buildTimeline(sample);
+    const texts = searchTexts(idx);
+    expect(searchTexts(idx)).toBe(texts);
+    // Made in slices (as the timeline does while idle), then finished by the first filter: the same texts.
+    const sliced = buildTimeline(sample);
+    expect(makeSearchTexts(sliced, 150)).toBe(false);
+    expect(makeSearchTexts(sliced, 150)).toBe(false);
+    expect(searchTexts(sliced)).toEqual(texts);
+    expect(makeSearchTexts(sliced, 150)).toBe(true);
+    let compared = 0;
+    let matched = 0;
+    for (let n = 0; n < 3000; n++) {
+      const i = rand(idx.events.length);
+      const e = idx.events[i] as ExportedEvent;
+      expect(texts[i]).toBe(searchText(e));
+      // A piece of this event's own search text (so within a field, or across a field break), a random word, or a case change of either.
+      const own = texts[i] as string;
+      const at = rand(own.length + 1);
+      const piece = [own.slice(at, at + 1 + rand(4)), word(3), ` ${word(2).toUpperCase()} `][rand(3)] as string;
+      // Against every event of a few, so most comparisons are of events the piece was not taken from.
+      for (const j of [i, rand(idx.events.length)]) {
+        const x = idx.events[j] as ExportedEvent;
+        const was = fieldByField(x, piece);
+        expect(textMatches(texts[j] as string, x, filterTerm(piece))).toBe(was);
+        expect(eventMatches(x, piece)).toBe(was);
+        compared++;
+        if (was) matched++;
+      }
+    }
+    expect(compared).toBe(6000);
+    // Both answers are well represented.
+    expect(matched).toBeGreaterThan(1000);
+    expect(compared - matched).toBeGreaterThan(1000);
   });
 });
 

@@ -104,11 +104,11 @@ export function pan(range: Range, full: Range, fraction: number): Range {
  * The positions in `index.events` of the events `keep` accepts, ascending (so in time order, timeless ones last): the one
  * filtered list that the timeline's rows, its count and its density strip all read, so they always agree.
  */
-export function keptEvents(index: TimelineIndex, keep: (e: ExportedEvent) => boolean): Uint32Array {
+export function keptEvents(index: TimelineIndex, keep: (e: ExportedEvent, position: number) => boolean): Uint32Array {
   const out = new Uint32Array(index.events.length);
   let n = 0;
   index.events.forEach((e, i) => {
-    if (keep(e)) out[n++] = i;
+    if (keep(e, i)) out[n++] = i;
   });
   return out.subarray(0, n);
 }
@@ -223,11 +223,60 @@ export function parsePaths(text: string): { ok: true; paths: string[] } | { ok: 
   return { ok: true, paths };
 }
 
-/** Case-insensitive match of an event against the timeline filter. */
+/** The fields of an event the timeline filter searches. */
+function searchFields(e: ExportedEvent): string[] {
+  return [e.summary, e.action, e.host ?? '', e.eventId, e.actor?.name ?? '', e.object?.name ?? ''];
+}
+
+/** Between the fields of a search text, so a filter never matches across two fields (a filter holding it is matched field by field). */
+const FIELD_BREAK = '\u0000';
+
+/** What the filter searches in one event: its fields, each lower-cased on its own, joined by FIELD_BREAK. */
+export function searchText(e: ExportedEvent): string {
+  return searchFields(e)
+    .map((v) => v.toLowerCase())
+    .join(FIELD_BREAK);
+}
+
+/** The filter as matched: trimmed and lower-cased; '' keeps every event. */
+export function filterTerm(filter: string): string {
+  return filter.trim().toLowerCase();
+}
+
+/** Whether an event whose search text is `text` holds the filter term `term` (from filterTerm) in one of its fields. */
+export function textMatches(text: string, e: ExportedEvent, term: string): boolean {
+  if (term === '') return true;
+  if (!term.includes(FIELD_BREAK)) return text.includes(term);
+  return searchFields(e).some((v) => v.toLowerCase().includes(term));
+}
+
+/** The search texts made so far for an index, in position order (all of them once their count is the index's). */
+const SEARCH_TEXTS = new WeakMap<TimelineIndex, string[]>();
+
+/**
+ * Makes up to `slice` more of the index's search texts (searchTexts), and says whether all are made: the timeline calls
+ * it while the page is idle after a case opens, so the first filter typed seldom has to make them.
+ */
+export function makeSearchTexts(index: TimelineIndex, slice: number): boolean {
+  let texts = SEARCH_TEXTS.get(index);
+  if (texts === undefined) {
+    texts = [];
+    SEARCH_TEXTS.set(index, texts);
+  }
+  const end = Math.min(index.events.length, texts.length + slice);
+  for (let i = texts.length; i < end; i++) texts.push(searchText(index.events[i] as ExportedEvent));
+  return texts.length === index.events.length;
+}
+
+/** The search text of each event of the index, by position: made once per index (the rest made now when the idle slices have not finished). */
+export function searchTexts(index: TimelineIndex): readonly string[] {
+  makeSearchTexts(index, index.events.length);
+  return SEARCH_TEXTS.get(index) ?? [];
+}
+
+/** Case-insensitive match of an event against the timeline filter (one event; the timeline reads searchTexts). */
 export function eventMatches(e: ExportedEvent, filter: string): boolean {
-  const f = filter.trim().toLowerCase();
-  if (!f) return true;
-  return [e.summary, e.action, e.host ?? '', e.eventId, e.actor?.name ?? '', e.object?.name ?? ''].some((v) => v.toLowerCase().includes(f));
+  return textMatches(searchText(e), e, filterTerm(filter));
 }
 
 /**
