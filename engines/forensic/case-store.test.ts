@@ -32,6 +32,7 @@ import {
   exportView,
   failInterruptedCases,
   getCaseSummary,
+  getCaseView,
   prepareCase,
   processStartTime,
   setCaseStatus,
@@ -83,10 +84,14 @@ function referenceComplete(db: Database, id: string, view: AnalysisView, custody
   })();
 }
 
-/** Every row the store keeps of a case, in a fixed order. */
+/**
+ * Every row the store keeps of a case, in a fixed order, and the whole view as its text (kept as one column by the
+ * reference, put together from the export and the item rows since).
+ */
 function rowsOf(db: Database, id: string): unknown {
   return {
-    cases: db.prepare(`SELECT * FROM ${CASES_TABLE} WHERE id = ?`).all(id),
+    cases: (db.prepare(`SELECT * FROM ${CASES_TABLE} WHERE id = ?`).all(id) as Record<string, unknown>[]).map(({ view_json: _view, ...row }) => row),
+    view: JSON.stringify(getCaseView(db, id)),
     items: db.prepare(`SELECT * FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? ORDER BY kind, seq`).all(id),
     custody: db.prepare(`SELECT * FROM ${CASE_CUSTODY_TABLE} WHERE case_id = ? ORDER BY seq`).all(id),
   };
@@ -113,6 +118,9 @@ describe('a finished case stored by the job that analysed it', () => {
     expect(answer).toEqual({ stored: { caseId: id, head: checked.custody.at(-1)?.hash, count: checked.custody.length } });
     expect(countOf(db, CASE_ITEMS_TABLE, id)).toBeGreaterThan(STORE_BATCH_ROWS / 10);
     expect(rowsOf(db, id)).toEqual(rowsOf(reference, id));
+    const viewText = (d: Database): unknown => d.prepare(`SELECT view_json FROM ${CASES_TABLE} WHERE id = ?`).get(id);
+    expect(viewText(db)).toEqual({ view_json: null });
+    expect(JSON.stringify(getCaseView(db, id))).toBe((viewText(reference) as { view_json: string }).view_json);
     expect(caseCustody(db, id).verification).toMatchObject({ ok: true, count: checked.custody.length });
     // completeCase (the small-case and test path) goes through the same steps in one transaction.
     const again = store();
@@ -168,9 +176,9 @@ describe('a store that stops part way', () => {
     newCase(db, 'partial');
     setCaseStatus(db, 'partial', 'running', NOW);
     const steps = caseWriteSteps(db, 'partial', prepareCase(view, custody), NOW);
-    // Every item row and the three texts written, the ledger and status not yet.
+    // Every item row and the two texts (export and timeline) written, the ledger and status not yet.
     const total = Math.ceil(view.events.length / STORE_BATCH_ROWS) + Math.ceil(view.nodes.length / STORE_BATCH_ROWS) + Math.ceil(view.edges.length / STORE_BATCH_ROWS);
-    for (let i = 0; i < 1 + total + 3; i++) steps.next();
+    for (let i = 0; i < 1 + total + 2; i++) steps.next();
     expect(countOf(db, CASE_ITEMS_TABLE, 'partial')).toBe(view.events.length + view.nodes.length + view.edges.length);
     expect(countOf(db, CASE_CUSTODY_TABLE, 'partial')).toBe(0);
     expect(getCaseSummary(db, 'partial')).toMatchObject({ status: 'running', counts: null, topGrade: null });

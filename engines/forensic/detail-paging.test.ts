@@ -10,7 +10,7 @@ import { createStandaloneApp, EVENTS_PAGE_DEFAULT, EVENTS_PAGE_MAX } from './htt
 import { fixtureView } from './report/fixture.js';
 import { caseDetailSchema } from './schemas.js';
 import { forensicService } from './service.js';
-import { CASE_ITEMS_TABLE, caseItemCount, completeCase, createCase, exportView } from './store.js';
+import { CASE_ITEMS_TABLE, caseItemCount, CASES_TABLE, completeCase, createCase, exportView } from './store.js';
 import { STREAM_BATCH } from './stream-json.js';
 
 const EVENTS = 2_345;
@@ -51,8 +51,9 @@ beforeAll(async () => {
     ledger.append({ action: 'case.open', digest: sha256Hex(id), artifact: id });
     completeCase(db, id, view, ledger.storedRows(), now);
   }
-  // A case stored before migration 6: no item rows.
+  // A case stored before migration 6: no item rows, the whole view as one text.
   db.prepare(`DELETE FROM ${CASE_ITEMS_TABLE} WHERE case_id = ?`).run(OLD);
+  db.prepare(`UPDATE ${CASES_TABLE} SET view_json = ? WHERE id = ?`).run(JSON.stringify(view), OLD);
   server = await listen(createStandaloneApp({ db, jobTable: {}, scenarios: () => [] }), { port: 0 });
 });
 

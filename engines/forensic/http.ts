@@ -132,7 +132,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
 
   // Jobs of a previous process died with it: their cases can never finish. Failed cases whose partial rows could not
   // be removed when they failed (a full disk) lose them now.
-  failInterruptedCases(ctx.db, now().toISOString(), caseLive);
+  failInterruptedCases(ctx.db, now().toISOString(), caseLive, (id) => analysing.has(id));
   discardLeftovers(ctx.db);
   /** The store file the analysis jobs write a finished case to themselves; none for an in-memory store. */
   const storeFile = ctx.db.memory ? undefined : path.resolve(ctx.db.name);
@@ -148,7 +148,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     let s = id === null ? null : getCaseSummary(ctx.db, id);
     if (!s) throw new VitrineError('not_found', 'no such case');
     // Unfinished: the process analysing it may have stopped (another one on this store), which marks it interrupted.
-    if ((s.status === 'queued' || s.status === 'running') && failInterruptedCases(ctx.db, now().toISOString(), caseLive) > 0) s = getCaseSummary(ctx.db, s.id) ?? s;
+    if ((s.status === 'queued' || s.status === 'running') && failInterruptedCases(ctx.db, now().toISOString(), caseLive, (id) => analysing.has(id)) > 0) s = getCaseSummary(ctx.db, s.id) ?? s;
     return withProgress(s);
   };
 
@@ -307,7 +307,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   router.get('/api/cases', (req, res) => {
     const p = parsePagination(req);
     // Another process on this store may have stopped since: its cases are marked interrupted, not left running.
-    failInterruptedCases(ctx.db, now().toISOString(), caseLive);
+    failInterruptedCases(ctx.db, now().toISOString(), caseLive, (id) => analysing.has(id));
     const { items, total } = listCases(ctx.db, p);
     res.json(page(items.map(withProgress), total, p));
   });

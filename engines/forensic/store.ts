@@ -323,8 +323,12 @@ function hasErrorMessage(db: Database): boolean {
   return db.prepare(`SELECT 1 FROM pragma_table_info('${CASES_TABLE}') WHERE name = 'error_message'`).get() !== undefined;
 }
 
+/**
+ * error_message comes after the large texts in the row: reading it walks their overflow pages (a tenth of a second
+ * and more for a large case), so it is read only where it is shown, for a failed case (which keeps no texts).
+ */
 function summaryColumns(db: Database): string {
-  return hasErrorMessage(db) ? `${BASE_COLUMNS}, error_message` : `${BASE_COLUMNS}, NULL AS error_message`;
+  return hasErrorMessage(db) ? `${BASE_COLUMNS}, CASE WHEN status = 'failed' THEN error_message END AS error_message` : `${BASE_COLUMNS}, NULL AS error_message`;
 }
 
 export interface NewCase {
@@ -361,7 +365,8 @@ export const STORE_BATCH_BYTES = 4 * 1024 * 1024;
 export interface PreparedCase {
   readonly countsJson: string;
   readonly topGrade: ConfidenceGrade | null;
-  readonly viewJson: string;
+  /** The whole view as one text: made only for a store without item rows (before migration 6). */
+  viewJson(): string;
   readonly exportJson: string;
   readonly timelineJson: string;
   /** Each kind's items in view order, one JSON text each. */
@@ -379,7 +384,7 @@ export function prepareCase(view: AnalysisView, custody: readonly StoredLedgerRo
   return {
     countsJson: JSON.stringify(view.counts),
     topGrade: topGrade(view),
-    viewJson: JSON.stringify(view),
+    viewJson: () => JSON.stringify(view),
     // Reports and the default detail read this small view, not the whole one (which can hold 100,000 events).
     exportJson: JSON.stringify(exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER })),
     // The workspace's timeline: every kept event, without attributes, read without parsing the whole view.
@@ -432,8 +437,10 @@ export function* caseWriteSteps(db: Database, id: string, p: PreparedCase, now: 
       }
     }
   }
-  for (const column of ['view_json', 'export_json', 'timeline_json'] as const) {
-    const text = column === 'view_json' ? p.viewJson : column === 'export_json' ? p.exportJson : p.timelineJson;
+  // With item rows the whole view is not kept as one text as well (getCaseView puts it together from the export and
+  // the items): the largest text, and the longest write, of a large case.
+  for (const column of hasItemsTable(db) ? (['export_json', 'timeline_json'] as const) : (['view_json', 'export_json', 'timeline_json'] as const)) {
+    const text = column === 'view_json' ? p.viewJson() : column === 'export_json' ? p.exportJson : p.timelineJson;
     tx(() => db.prepare(`UPDATE ${CASES_TABLE} SET ${column} = ? WHERE id = ?`).run(text, id));
     yield;
   }
@@ -516,8 +523,13 @@ export function getCaseSummary(db: Database, id: string, jobId: string | null = 
 
 /** The stored analysis view of a finished case (every event the job kept), null before it finishes. */
 export function getCaseView(db: Database, id: string): AnalysisView | null {
-  const row = db.prepare(`SELECT view_json FROM ${CASES_TABLE} WHERE id = ?`).get(id) as { view_json: string | null } | undefined;
-  return row?.view_json ? (JSON.parse(row.view_json) as AnalysisView) : null;
+  const row = db.prepare(`SELECT status, view_json, export_json FROM ${CASES_TABLE} WHERE id = ?`).get(id) as { status: CaseStatus; view_json: string | null; export_json: string | null } | undefined;
+  if (row?.view_json) return JSON.parse(row.view_json) as AnalysisView;
+  if (row?.status !== 'done' || row.export_json === null || !hasItemsTable(db)) return null;
+  // Stored with item rows: the export holds every other part of the view, in the view's key order.
+  const exported = JSON.parse(row.export_json) as AnalysisView;
+  const all = <T>(kind: CaseItemKind): T[] => caseItemsJson(db, id, kind, 0, Number.MAX_SAFE_INTEGER).map((json) => JSON.parse(json) as T);
+  return { ...exported, nodes: all('node'), edges: all('edge'), events: all('event') };
 }
 
 /** The stored export of a finished case (the stories with their events, nodes and edges), null before it finishes. */
@@ -562,10 +574,15 @@ const UNRECORDED_MESSAGE = 'the analysis stopped and its failure could not be re
  * left alone. `alive` may also say that a case of this process is no longer analysed (its job is over). Returns how
  * many were marked.
  */
-export function failInterruptedCases(db: Database, now: string, alive: (owner: string | null, id: string) => boolean = caseOwnerAlive): number {
+export function failInterruptedCases(db: Database, now: string, alive: (owner: string | null, id: string) => boolean = caseOwnerAlive, knownLive: (id: string) => boolean = () => false): number {
   const messages = hasErrorMessage(db);
   const owners = hasOwnerColumn(db);
-  const rows = db.prepare(`SELECT id, ${owners ? 'owner' : 'NULL AS owner'} FROM ${CASES_TABLE} WHERE status IN ('queued', 'running')`).all() as { id: string; owner: string | null }[];
+  // The owner comes after the large texts in the row (a case being stored has them): it is read only for the cases
+  // not known to be live (`knownLive`: this process's cases whose job is running), so reading those walks no overflow.
+  const ownerOf = db.prepare(`SELECT ${owners ? 'owner' : 'NULL AS owner'} FROM ${CASES_TABLE} WHERE id = ?`);
+  const rows = (db.prepare(`SELECT id FROM ${CASES_TABLE} WHERE status IN ('queued', 'running')`).all() as { id: string }[])
+    .filter((r) => !knownLive(r.id))
+    .map((r) => ({ id: r.id, owner: (ownerOf.get(r.id) as { owner: string | null } | undefined)?.owner ?? null }));
   const mark = db.prepare(`UPDATE ${CASES_TABLE} SET status = 'failed', error = 'interrupted'${messages ? ', error_message = @message' : ''}, updated_at = @now WHERE id = @id AND status IN ('queued', 'running')`);
   let marked = 0;
   for (const r of rows) {
