@@ -88,6 +88,16 @@ describe.skipIf(!browserSuiteRuns())('Replay workspace in Chromium', () => {
     expect(await page.getByTestId('story-list').locator('[data-story-id]').count()).toBe(1);
     expect(await view.locator('.sev').first().innerText()).toMatch(/critical/i);
     expect(await page.getByTestId('story-techniques').innerText()).toMatch(/T1046|T1110/);
+    // The analysis picker beside the tabs shows its whole choice (shortened name, date, alert count): the text and the
+    // select's arrow (18 px) fit inside it, on the tabs' line.
+    const picker = await page.evaluate(`(() => {
+      const s = document.querySelector('[data-testid="analysis-picker"]');
+      const c = document.createElement('canvas').getContext('2d');
+      c.font = getComputedStyle(s).font;
+      return { text: s.options[s.selectedIndex].text, need: c.measureText(s.options[s.selectedIndex].text).width + 18, width: s.clientWidth, besideTabs: s.getBoundingClientRect().top < document.querySelector('.replay-tabs__list').getBoundingClientRect().bottom };
+    })()`);
+    expect(picker).toMatchObject({ text: expect.stringMatching(/ · \d{4}-\d\d-\d\d \d\d:\d\d UTC · \d+ alerts$/), besideTabs: true });
+    expect((picker as { need: number }).need).toBeLessThanOrEqual((picker as { width: number }).width);
 
     // Step through the timeline: buttons, then the keyboard; the graph gains edges.
     await page.getByTestId('host-graph').locator('canvas').first().waitFor();

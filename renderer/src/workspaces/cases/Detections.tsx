@@ -66,7 +66,7 @@ export interface DetectionsPanelProps {
 }
 
 /** One list of rules that did not run: a label, and the rules (file, title, why) on demand. */
-function ProblemList({ problems, label, why, note, className, testId }: { readonly problems: readonly RuleProblem[]; readonly label: ReactNode; readonly why: (p: RuleProblem) => string; readonly note?: string; readonly className: string; readonly testId: string }) {
+function ProblemList({ problems, label, why, note, className, testId }: { readonly problems: readonly RuleProblem[]; readonly label: ReactNode; readonly why: (p: RuleProblem) => string; readonly note?: ReactNode; readonly className: string; readonly testId: string }) {
   if (problems.length === 0) return null;
   return (
     <details className={`rule-problems ${className}`} data-testid={testId}>
@@ -136,7 +136,11 @@ export function RuleProblems({ problems }: { readonly problems: readonly RulePro
         problems={waiting}
         label={<span className="muted">{inactiveLabel(waiting)}</span>}
         why={(p) => inactiveReason(p.placeholder ?? '')}
-        note="Not broken: these rules run once their placeholders have values, which the command line takes (forensic analyze --placeholders FILE)."
+        note={
+          <>
+            Not broken: these rules run once their placeholders have values, which the command line takes (<code className="rule-problems__command">forensic analyze --placeholders FILE</code>).
+          </>
+        }
         className="rule-problems--inactive"
         testId="rule-placeholders"
       />

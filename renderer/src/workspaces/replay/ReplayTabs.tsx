@@ -150,7 +150,7 @@ export function ReplayTabs({ client, base, health, analysisId, onAnalysis, refre
               {analysisId !== null && !analyses.items.some((a) => a.id === analysisId) && <option value={analysisId}>{current?.name ?? 'this analysis'}</option>}
               {analyses.items.map((a) => (
                 <option key={a.id} value={a.id} title={`${a.name} · ${utcTime(a.created_at)} · ${plural(a.alerts, 'alert')}`}>
-                  {a.name.length > 22 ? `${a.name.slice(0, 21)}…` : a.name} · {utcTime(a.created_at, 'minute')} · {plural(a.alerts, 'alert')}
+                  {a.name.length > 18 ? `${a.name.slice(0, 17)}…` : a.name} · {utcTime(a.created_at, 'minute')} · {plural(a.alerts, 'alert')}
                 </option>
               ))}
             </select>
