@@ -163,7 +163,8 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
             </div>
             <p className="muted drop-target__hint">Drop a JSON list of signed envelopes (commit, build, scan, sast) here, or open one; the service verifies them against its trusted keys.</p>
             {s.health && s.health.trustedKeys === 0 && (
-              <p className="gate-input__trust neg" data-testid="trust-warning">
+              // No key yet is where every workstation starts: said calmly; a configured key that cannot be used is an error.
+              <p className={`gate-input__trust ${s.health.trustProblem ? 'neg' : 'muted'}`} data-testid="trust-warning">
                 The gate trusts no key{s.health.trustProblem ? ` (${s.health.trustProblem})` : ''}: import or generate one under Trusted keys below (or start the workstation with{' '}
                 <code>GATE_PUBKEY</code>) to gate your own envelopes. The demo scenarios work without it.
               </p>

@@ -1,0 +1,60 @@
+// @vitest-environment jsdom
+// The Lineage gate's note about trusted keys: none yet (where every workstation starts) is said calmly; a configured key that cannot be used is an error.
+import { cleanup, configure, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../api/client';
+import type { ProvgateHealth } from '../../../../engines/core/contracts/provgate';
+import { ShellContext } from '../../shell/context';
+import { createShellStore } from '../../store';
+import LineageWorkspace from './LineageWorkspace';
+
+configure({ asyncUtilTimeout: 10_000 });
+afterEach(cleanup);
+
+const service = { name: 'provgate', title: 'Provenance gate', workspace: 'Lineage', base: '/svc/provgate' };
+
+/** The workspace inside the shell it expects (its store and client). */
+function show(health: ProvgateHealth): void {
+  const api = client(health);
+  render(
+    <ShellContext.Provider value={{ store: createShellStore(), client: api, retry: () => undefined }}>
+      <LineageWorkspace service={service} client={api} />
+    </ShellContext.Provider>,
+  );
+}
+
+function client(health: ProvgateHealth): ApiClient {
+  const answer = <T,>(path: string): Promise<T> => {
+    if (path.endsWith('/healthz')) return Promise.resolve(health as T);
+    if (path.endsWith('/v1/runs')) return Promise.resolve({ items: [], total: 0 } as T);
+    if (path.endsWith('/v1/keys')) return Promise.resolve({ items: [], trusted: health.trustedKeys, ...(health.trustProblem ? { trustProblem: health.trustProblem } : {}) } as T);
+    return Promise.reject(new Error('not served here'));
+  };
+  return {
+    apiBase: 'http://127.0.0.1:1',
+    get: answer,
+    post: () => Promise.reject(new Error('not served here')),
+    put: () => Promise.reject(new Error('not served here')),
+    patch: () => Promise.reject(new Error('not served here')),
+    delete: () => Promise.reject(new Error('not served here')),
+    open: () => Promise.reject(new Error('not served here')),
+    upload: () => Promise.reject(new Error('not served here')),
+  };
+}
+
+describe('Lineage gate: the trusted-key note', () => {
+  it('says calmly that no key is trusted yet, and how to add one', async () => {
+    show({ status: 'ok', service: 'provgate', version: '0', trustedKeys: 0 });
+    const note = await screen.findByTestId('trust-warning');
+    expect(note.textContent).toContain('import or generate one under Trusted keys');
+    expect(note.className).toContain('muted');
+    expect(note.className).not.toContain('neg');
+  });
+
+  it('is an error when the configured key cannot be used', async () => {
+    show({ status: 'ok', service: 'provgate', version: '0', trustedKeys: 0, trustProblem: 'GATE_PUBKEY is not an Ed25519 public key' });
+    const note = await screen.findByTestId('trust-warning');
+    expect(note.textContent).toContain('(GATE_PUBKEY is not an Ed25519 public key)');
+    expect(note.className).toContain('neg');
+  });
+});
