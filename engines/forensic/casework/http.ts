@@ -111,6 +111,7 @@ export function mountCaseWork(router: Router, o: CaseWorkOptions): void {
           artifactSha256: raw.artifactSha256,
           ...(raw.member !== undefined ? { member: raw.member } : {}),
           ...(raw.memberSha256 !== undefined ? { memberSha256: raw.memberSha256 } : {}),
+          recordNumber: raw.recordNumber,
           ...(raw.offset !== undefined ? { offset: raw.offset } : {}),
           ...(raw.length !== undefined ? { length: raw.length } : {}),
           rawSha256: raw.rawSha256,

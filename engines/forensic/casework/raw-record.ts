@@ -28,6 +28,8 @@ export const recordPayloadSchema = z.strictObject({
   artifactSha256: sha,
   member: z.string().min(1).max(1024).optional(),
   memberSha256: sha.optional(),
+  /** The record number of the raw reference (for EVTX, the record identifier in the record's header). */
+  recordNumber: z.number().int().min(0).optional(),
   offset: z.number().int().min(0).optional(),
   length: z.number().int().min(0).optional(),
   rawSha256: sha,
@@ -38,10 +40,10 @@ export type RecordPayload = z.input<typeof recordPayloadSchema>;
 export function readRawRecord(payload: unknown, ctx?: JobContext): EventRawRecord {
   const p = validate(recordPayloadSchema, payload, 'job payload', 'bad_request');
   if (!path.isAbsolute(p.evidenceRoot)) throw new VitrineError('bad_request', 'the evidence root must be an absolute path');
-  if (p.offset === undefined || p.length === undefined) throw new VitrineError('not_found', 'this kind of record has no byte range in its artefact; its parsed fields are all there is');
-  if (p.length > MAX_RAW_BYTES) throw new VitrineError('payload_too_large', 'the raw record is too large to show');
-  const offset = p.offset;
-  const length = p.length;
+  const byRange = p.offset !== undefined && p.length !== undefined;
+  if (!byRange && (p.kind !== 'evtx' || p.recordNumber === undefined))
+    throw new VitrineError('not_found', 'this kind of record has no byte range in its artefact; its parsed fields are all there is');
+  if (p.length !== undefined && p.length > MAX_RAW_BYTES) throw new VitrineError('payload_too_large', 'the raw record is too large to show');
   const artefact = resolveEvidence(p.evidenceRoot, p.path);
   const target = p.member !== undefined ? resolveEvidence(p.evidenceRoot, path.join(artefact.real, p.member)) : artefact;
   if (target.isDirectory) throw new VitrineError('not_found', 'the record lies in a folder artefact without a member file');
@@ -51,19 +53,22 @@ export function readRawRecord(payload: unknown, ctx?: JobContext): EventRawRecor
     target.real,
     (file) => {
       const sameArtefact = expected !== undefined && file.sha256() === expected;
-      const bytes = file.read(offset, length);
-      const sameRecord = bytes.length === length && sha256Hex(bytes) === p.rawSha256;
       ctx?.progress(0.5, 'reading the record');
+      const sameBytes = (bytes: Buffer, length: number): boolean => bytes.length === length && sha256Hex(bytes) === p.rawSha256;
       if (p.kind === 'evtx') {
-        // The record's BinXml needs its chunk's templates and strings: the file is walked (without JSON) to the record.
+        // Only the record's chunk is parsed (its BinXml needs that chunk's templates and strings, nothing else): the one
+        // holding the stored offset, else the chunks whose header's identifier range holds the record number.
         const parser = new EvtxParser({ json: false, xml: true });
-        for (const r of parser.recordsFromReaderSync(file)) {
-          if (r.offset !== offset) continue;
-          return { eventId: p.eventId, format: 'xml', content: r.xml ?? '', verified: sameArtefact && sameRecord };
-        }
-        throw new VitrineError('not_found', 'the record was not found again in its artefact');
+        const r = byRange ? parser.recordAtSync(file, p.offset ?? 0) : parser.recordByIdSync(file, p.recordNumber ?? 0);
+        if (r === null) throw new VitrineError('not_found', 'the record was not found again in its artefact');
+        const length = p.length ?? r.size;
+        const sameRecord = sameBytes(file.read(r.offset, length), length) && (p.recordNumber === undefined || r.recordId === p.recordNumber);
+        return { eventId: p.eventId, format: 'xml', content: r.xml ?? '', verified: sameArtefact && sameRecord };
       }
-      return { eventId: p.eventId, format: 'text', content: bytes.toString('utf8'), verified: sameArtefact && sameRecord };
+      const offset = p.offset ?? 0;
+      const length = p.length ?? 0;
+      const bytes = file.read(offset, length);
+      return { eventId: p.eventId, format: 'text', content: bytes.toString('utf8'), verified: sameArtefact && sameBytes(bytes, length) };
     },
     target.root,
   );

@@ -6,6 +6,7 @@ import { VitrineError } from '../../core/errors.js';
 import { readFullySync } from '../read-fully.js';
 import { DEFAULT_BINXML_LIMITS, type BinXmlLimits } from './binxml.js';
 import {
+  CHUNK_HEADER_SIZE,
   CHUNK_SIZE,
   FLAG_NO_CRC32,
   hasChunkMagic,
@@ -107,6 +108,9 @@ function u64(d: Uint8Array, p: number): number {
   return u32(d, p + 4) * 4294967296 + u32(d, p);
 }
 
+/** A record's first four bytes ("**" and two zero bytes). */
+const RECORD_SIGNATURE = [0x2a, 0x2a, 0x00, 0x00];
+
 const FILE_MAGIC = [0x45, 0x6c, 0x66, 0x46, 0x69, 0x6c, 0x65, 0x00]; // "ElfFile\0"
 
 /** An open file the parser reads by position (what recordsFromReaderSync takes). */
@@ -184,6 +188,48 @@ export class EvtxParser {
     return this.summary;
   }
 
+  /**
+   * The record that starts at byte `offset` of the file, or null when none does: the file header and the one chunk
+   * holding the offset are read and that chunk alone is parsed (its records need its own templates and strings only),
+   * so the answer is the record a walk of the whole file gives at that offset. A position without a record signature
+   * is null without parsing anything.
+   */
+  recordAtSync(file: EvtxReader, offset: number): EvtxRecord | null {
+    const chunkOptions = this.startFrom(file);
+    if (!Number.isSafeInteger(offset) || offset < FILE_HEADER_SIZE + CHUNK_HEADER_SIZE) return null;
+    const index = Math.floor((offset - FILE_HEADER_SIZE) / CHUNK_SIZE);
+    if (index >= this.summary.chunks) return null;
+    const head = new Uint8Array(RECORD_SIGNATURE.length);
+    if (file.readInto(head, offset) < head.length || RECORD_SIGNATURE.some((b, i) => head[i] !== b)) return null;
+    const start = FILE_HEADER_SIZE + index * CHUNK_SIZE;
+    const buffer = new Uint8Array(CHUNK_SIZE);
+    const n = file.readInto(buffer, start);
+    for (const r of this.chunk(buffer.subarray(0, n), index, start, chunkOptions)) if (r.offset === offset) return r;
+    return null;
+  }
+
+  /**
+   * The first record (in file order) whose identifier is `recordId`, or null: the 512-byte header of every chunk is read
+   * and only chunks whose header gives an identifier range holding it are parsed. A chunk whose header range is damaged
+   * is not searched (a walk of the file would still find its records).
+   */
+  recordByIdSync(file: EvtxReader, recordId: number): EvtxRecord | null {
+    const chunkOptions = this.startFrom(file);
+    if (!Number.isSafeInteger(recordId) || recordId < 0) return null;
+    const header = new Uint8Array(CHUNK_HEADER_SIZE);
+    let buffer: Uint8Array | null = null;
+    for (let i = 0; i < this.summary.chunks; i++) {
+      const start = FILE_HEADER_SIZE + i * CHUNK_SIZE;
+      if (file.readInto(header, start) < CHUNK_HEADER_SIZE || !hasChunkMagic(header)) continue;
+      // First and last event record identifiers of the chunk.
+      if (recordId < u64(header, 24) || recordId > u64(header, 32)) continue;
+      buffer ??= new Uint8Array(CHUNK_SIZE);
+      const n = file.readInto(buffer, start);
+      for (const r of this.chunk(buffer.subarray(0, n), i, start, chunkOptions)) if (r.recordId === recordId) return r;
+    }
+    return null;
+  }
+
   /** Records of an EVTX file, read asynchronously one 64 KiB chunk at a time; memory stays flat with file size. */
   async *recordsFromFile(path: string): AsyncGenerator<EvtxRecord, EvtxSummary, undefined> {
     const handle = await openFileAsync(path);
@@ -210,6 +256,12 @@ export class EvtxParser {
     s.warningCounts[code] = (s.warningCounts[code] ?? 0) + 1;
     if (s.warnings.length < this.limits.maxWarnings) s.warnings.push(warning);
     this.onWarning?.(warning);
+  }
+
+  /** Reads the file header of an open file (as a walk starts). */
+  private startFrom(file: EvtxReader): ChunkOptions {
+    const head = new Uint8Array(FILE_HEADER_SIZE);
+    return this.start(head.subarray(0, file.readInto(head, 0)), file.size);
   }
 
   /** Reads the file header (`head` is up to its first 4096 bytes) and sizes the chunk walk from the file size. */
