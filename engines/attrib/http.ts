@@ -6,7 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { AchAssessment, AchScenarioList, AttribHealth, ExtractResponse, MatrixImportResponse } from '../core/contracts/ach.js';
 import { canonicalHash } from '../core/canonical.js';
-import { VitrineError } from '../core/errors.js';
+import { storageError, VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { MAX_FINDING_BYTES, parseSendFinding } from '../core/findings.js';
 import { abortOnClientClose, jsonBody, page, pageOf, parseBody, parsePagination, route } from '../core/http/index.js';
@@ -103,7 +103,10 @@ function seedAssessments(db: Database, library: ScenarioLibrary, kb: KbFacts | n
     if (!s) continue;
     try {
       addObjects(db, 'assessments', assessmentToStix(analyzeScenario(s), kb ? { technique: (id) => kb.technique(id) } : {}).objects);
-    } catch {
+    } catch (err) {
+      // A full or busy store is the request's answer (507, 503), and the seeding is tried again on the next request.
+      const stored = storageError(err);
+      if (stored?.code === 'insufficient_storage' || stored?.code === 'unavailable') throw stored;
       // A scenario that cannot be turned into STIX is still served by /ach; the collection just lacks it.
     }
   }
@@ -127,12 +130,14 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     const k = kb();
     return k ? { technique: (id: string) => k.technique(id) } : {};
   };
-  // The bundled assessments join the TAXII collection on first use (the knowledge base names their attack patterns).
+  // The bundled assessments join the TAXII collection on first use (the knowledge base names their attack patterns):
+  // a TAXII request can therefore write, once, and answer 507 or 503 when the store is full or busy (tried again next
+  // time; an assessment already added is not added twice).
   let seeded = false;
   const ensureSeeded = (): void => {
     if (seeded) return;
-    seeded = true;
     seedAssessments(ctx.db, library, kb());
+    seeded = true;
   };
   const classifierPath = options.classifierPath ?? shippedClassifier();
 
@@ -290,11 +295,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     }),
   );
 
-  router.use('/taxii2', (_req, _res, next) => {
-    ensureSeeded();
-    next();
-  });
-  router.use('/taxii2', taxiiRouter({ db: ctx.db, maxContentLength: MAX_BODY_BYTES, version: VERSION }));
+  router.use('/taxii2', taxiiRouter({ db: ctx.db, maxContentLength: MAX_BODY_BYTES, version: VERSION, prepare: ensureSeeded }));
 
   if (options.apiDocs ?? apiDocsFromEnv()) router.use('/docs', apiDocsRouter({ resourcesDir: ctx.resourcesDir, openApi: () => openApiDocument() }));
   return router;

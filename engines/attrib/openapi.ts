@@ -33,7 +33,8 @@ const achErrors = {
 
 /**
  * The statuses every operation can answer besides its own: 401 on all but GET /health while ATTR_API_TOKEN is set,
- * 400 for malformed JSON on those with a body, 406 for a TAXII Accept that is not TAXII 2.1, 404 with a path parameter.
+ * 400 for malformed JSON on those with a body, 406 for a TAXII Accept that is not TAXII 2.1 and 503/507 on every TAXII
+ * operation (the first one seeds the collection), 404 with a path parameter.
  */
 function withCommonErrors(paths: Record<string, Record<string, JsonObject>>): Record<string, Record<string, JsonObject>> {
   for (const [p, operations] of Object.entries(paths)) {
@@ -41,7 +42,12 @@ function withCommonErrors(paths: Record<string, Record<string, JsonObject>>): Re
       const responses = op['responses'] as Record<string, JsonObject>;
       if (p !== '/health') responses['401'] ??= errorResponse('ATTR_API_TOKEN is set and the bearer token is missing or wrong (standalone server)');
       if (op['requestBody'] !== undefined) responses['400'] ??= errorResponse('the body is not valid JSON');
-      if (p.startsWith('/taxii2/')) responses['406'] ??= errorResponse('the Accept header names no TAXII 2.1 media type');
+      if (p.startsWith('/taxii2/')) {
+        responses['406'] ??= errorResponse('the Accept header names no TAXII 2.1 media type');
+        // The first TAXII request after a start adds the bundled assessments to the collection: a write, even for a GET.
+        responses['503'] ??= errorResponse('the store is busy while the first TAXII request adds the bundled assessments to the collection; try again');
+        responses['507'] ??= errorResponse('the store is full while the first TAXII request adds the bundled assessments to the collection; free space and try again');
+      }
       if (p.includes('{')) responses['404'] ??= errorResponse('no such collection, object or item');
     }
   }

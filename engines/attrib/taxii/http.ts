@@ -16,6 +16,11 @@ export interface TaxiiOptions {
   /** Largest request body the API root accepts (reported as max_content_length). */
   readonly maxContentLength: number;
   readonly version: string;
+  /**
+   * Run before every TAXII request past version negotiation (the service adds the bundled assessments to the collection
+   * on first use): what it throws is answered as a TAXII error (a full store: 507, a busy one: 503).
+   */
+  readonly prepare?: () => void;
 }
 
 /** Whether an Accept header admits TAXII 2.1 JSON (no header, taxii+json without a version or with 2.1, application/*, *\/*). */
@@ -141,6 +146,13 @@ export function taxiiRouter(options: TaxiiOptions): Router {
     }
     next();
   });
+
+  const prepare = options.prepare;
+  if (prepare !== undefined)
+    router.use((_req, _res, next) => {
+      prepare();
+      next();
+    });
 
   const collection = (req: Request): CollectionInfo => {
     const raw: unknown = req.params['collection'];
