@@ -45,6 +45,15 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
       });
       expect(await page.getByTestId('scenario-select').locator('option').count()).toBeGreaterThanOrEqual(5);
       await page.getByTestId('scenario-select').selectOption('ransomware');
+      // The chosen title and the picker's arrow (18 px) fit inside the picker.
+      const picker = (await page.evaluate(`(() => {
+        const s = document.querySelector('[data-testid="scenario-select"]');
+        const c = document.createElement('canvas').getContext('2d');
+        c.font = getComputedStyle(s).font;
+        return { text: s.options[s.selectedIndex].text, need: c.measureText(s.options[s.selectedIndex].text).width + 18, width: s.clientWidth };
+      })()`)) as { text: string; need: number; width: number };
+      expect(picker.text).toBe('Ransomware on one workstation');
+      expect(picker.need).toBeLessThanOrEqual(picker.width);
       await page.getByTestId('run-scenario').click();
       await page.getByTestId('case-summary').waitFor({ timeout: 120_000 });
       const stories = page.locator('[data-testid="story-list"] [data-story-id]');

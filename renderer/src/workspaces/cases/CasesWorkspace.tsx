@@ -240,7 +240,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
             </div>
             <div className="cases__form">
               <label htmlFor="cases-scenario">Built-in scenario</label>
-              <div className="row">
+              <div className="row cases__scenario">
                 <select id="cases-scenario" value={scenario} onChange={(e) => setScenario(e.target.value)} disabled={busy || !scenarios?.length} data-testid="scenario-select">
                   {(scenarios ?? []).map((s) => (
                     <option key={s.name} value={s.name}>
