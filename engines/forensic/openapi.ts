@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document of the forensic routes, generated from the zod schemas (served at /docs/openapi.json).
-import { openApiKit, type JsonObject } from '../core/http/openapi.js';
+import { openApiKit, SERVER_ERROR_RESPONSES, type JsonObject, withServerErrors } from '../core/http/openapi.js';
 import { VERSION } from './index.js';
 import { CASE_MAX_EVENTS } from './jobs.js';
 import { EVENTS_PAGE_DEFAULT, EVENTS_PAGE_MAX } from './paging.js';
@@ -23,9 +23,26 @@ const started = {
   '200': { description: 'with wait=true: the finished case', content: json(ref('CaseDetail')) },
 };
 
+/**
+ * The reads of cases write as well: a case left queued or running by a process that stopped is marked failed (and its
+ * partial rows removed) by the read that finds it, so these reads can answer 503 and 507 like the writes. Every
+ * operation that is not GET stores something (a case, an annotation, a removal record).
+ */
+function withWritingReads(paths: Record<string, Record<string, JsonObject>>): Record<string, Record<string, JsonObject>> {
+  const note = ' (a read that finds the case of a stopped process marks it failed)';
+  for (const [p, item] of Object.entries(paths)) {
+    const op = item['get'];
+    if (op === undefined || !(p === '/api/cases' || p.startsWith('/api/cases/{id}'))) continue;
+    const responses = (op['responses'] ?? {}) as Record<string, JsonObject>;
+    for (const status of ['503', '507'] as const) responses[status] ??= errorResponse(SERVER_ERROR_RESPONSES[status] + note);
+    op['responses'] = responses;
+  }
+  return paths;
+}
+
 /** The document; `servers` is relative (`..` from /docs/openapi.json), so it works wherever the router is mounted. */
 export function openApiDocument(): JsonObject {
-  return {
+  return withServerErrors({
     openapi: '3.1.0',
     info: {
       title: 'Vitrine forensic timeline',
@@ -34,7 +51,7 @@ export function openApiDocument(): JsonObject {
         'Cases from built-in synthetic scenarios or from artefacts below the evidence root (FORENSIC_EVIDENCE_ROOT): ingest with integrity hashing and a hash-chained custody ledger, provenance graph, causal rules, anti-forensics scan and ranked stories; court-style reports (Markdown, HTML, PDF), JSON and Cypher. The standalone server has no authentication: it binds to loopback and is meant for an analyst workstation.',
     },
     servers: [{ url: '..' }],
-    paths: {
+    paths: withWritingReads({
       '/': { get: { summary: 'forensic serve only: the timeline and causal-graph UI (the renderer build showing the Cases workspace; 503 page without a build)', responses: { '200': { description: 'the page', content: { 'text/html': { schema: { type: 'string' } } } }, '503': { description: 'the renderer is not built; the page says how to build it', content: { 'text/html': { schema: { type: 'string' } } } } } } },
       '/api/health': { get: { summary: 'Liveness: status, version, stored cases, whether an evidence root is set, limits', responses: { '200': { description: 'ok', content: json(ref('Health')) } } } },
       '/api/scenarios': { get: { summary: 'The built-in synthetic scenarios', responses: { '200': { description: 'the scenarios', content: json({ type: 'array', items: ref('ScenarioInfo') }) } } } },
@@ -143,7 +160,7 @@ export function openApiDocument(): JsonObject {
           responses: { '200': { description: 'ledger and verification', content: json(ref('Custody')) }, '400': errorResponse('bad query'), '404': notFound },
         },
       },
-    },
+    }),
     components: {
       schemas: {
         Health: schemaOf(healthSchema),
@@ -164,5 +181,5 @@ export function openApiDocument(): JsonObject {
         Error: schemaOf(errorBodySchema),
       },
     },
-  };
+  });
 }

@@ -1,11 +1,13 @@
 // The statuses the crash-safety suites provoke are in the OpenAPI documents: 500 (internal, worker_exited) on every
 // operation, 503 unavailable and 507 insufficient_storage on every operation that writes, and on pkgscan (whose store can
-// be a PostgreSQL server that is down) 503 on reads too. withServerErrors (engines/core/http/openapi.ts) adds them.
+// be a PostgreSQL server that is down) 503 on reads too; forensic's reads of cases write (a case of a stopped process is
+// marked failed by the read that finds it), so they list 503 and 507. withServerErrors (engines/core/http/openapi.ts) adds them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument as attrib } from '../../engines/attrib/openapi.js';
 import { openApiDocument as caseassess } from '../../engines/caseassess/openapi.js';
 import type { JsonObject } from '../../engines/core/http/openapi.js';
 import { openApiDocument as flowdet } from '../../engines/flowdet/openapi.js';
+import { openApiDocument as forensic } from '../../engines/forensic/openapi.js';
 import { openApiDocument as petriage } from '../../engines/petriage/openapi.js';
 import { startServer, type TestServer } from '../../engines/pkgscan/server.fixture.js';
 import { openApiDocument as provgate } from '../../engines/provgate/openapi.js';
@@ -41,6 +43,7 @@ describe('the server-error statuses in the OpenAPI documents', () => {
     ['attrib', attrib()],
     ['caseassess', caseassess()],
     ['flowdet', flowdet()],
+    ['forensic', forensic()],
     ['petriage', petriage()],
     ['provgate', provgate()],
     ['replay', replay()],
@@ -63,6 +66,13 @@ describe('the server-error statuses in the OpenAPI documents', () => {
     const ops = new Map(operations(pkgscanDoc));
     for (const [op, statuses] of ops) if (op !== 'get /api/v1/health/live') expect(statuses, op).toContain('503');
     expect(ops.get('get /api/v1/health/live')).not.toContain('503');
+  });
+
+  it('forensic lists 503 and 507 on the reads of cases (a read marks the case of a stopped process failed), not on the others', () => {
+    const ops = new Map(operations(forensic()));
+    for (const op of ['get /api/cases', 'get /api/cases/{id}', 'get /api/cases/{id}/custody', 'get /api/cases/{id}/events/{eventId}', 'get /api/cases/{id}/annotations']) expect(ops.get(op), op).toEqual(expect.arrayContaining(['500', '503', '507']));
+    for (const op of ['get /api/health', 'get /api/scenarios', 'get /api/evidence']) expect(ops.get(op), op).not.toContain('507');
+    expect(ops.get('delete /api/cases/{id}')).toEqual(expect.arrayContaining(['500', '503', '507']));
   });
 
   it('the operations the crash-safety and PostgreSQL suites provoke list what they answer', () => {
