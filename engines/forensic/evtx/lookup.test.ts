@@ -125,8 +125,8 @@ corpus('EVTX record lookup', () => {
       const flipped = Uint8Array.from(bytes);
       for (let k = 0; k < 16; k++) {
         seed = (seed * 1103515245 + 12345) >>> 0;
-        const at = chunkStart + (seed % CHUNK_SIZE);
-        flipped[at] = (flipped[at] ?? 0) ^ (1 << (seed >>> 29));
+        const pos = chunkStart + (seed % CHUNK_SIZE);
+        flipped[pos] = (flipped[pos] ?? 0) ^ (1 << (seed >>> 29));
       }
       const expected = walk(flipped).find((r) => r.offset === mid.offset) ?? null;
       expect(at(flipped, mid.offset)).toEqual(expected);
