@@ -150,6 +150,31 @@ describe.skipIf(!browserSuiteRuns())('Assessment workspace in Chromium', () => {
     expect(pageErrors(page)).toEqual([]);
   }, 90_000);
 
+  it("the empty editor's example case fits inside the text box at 1400 px", async () => {
+    const page = await open('light', `#token=${session.workstation.token}`);
+    await openAssessment(page);
+    // The editor keeps lines whole (white-space: pre), so the placeholder never wraps: each of its lines, measured
+    // in the textarea's own font, must fit the text box's inner width.
+    const measured = (await page.evaluate(
+      `(() => {
+        const ta = document.querySelector('.case-editor__text');
+        const cs = getComputedStyle(ta);
+        const ctx = document.createElement('canvas').getContext('2d');
+        ctx.font = cs.font;
+        const lines = ta.placeholder.split('\\n');
+        return {
+          lines: lines.length,
+          widest: Math.max(...lines.map((l) => ctx.measureText(l).width)),
+          room: ta.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight),
+        };
+      })()`,
+    )) as { lines: number; widest: number; room: number };
+    expect(measured.lines).toBeGreaterThan(1);
+    expect(measured.room).toBeGreaterThan(0);
+    expect(measured.widest, `placeholder ${measured.widest.toFixed(1)} px in ${measured.room} px`).toBeLessThanOrEqual(measured.room);
+    await page.locator('.case-editor__text').screenshot({ path: path.join(SHOTS, 'assessment-editor-empty.png') });
+  }, 60_000);
+
   it('a bad case shows the field path next to the editor', async () => {
     const page = await open('light', `#token=${session.workstation.token}`);
     await openAssessment(page);

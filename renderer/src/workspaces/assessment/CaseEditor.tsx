@@ -11,6 +11,12 @@ import { MAX_CASE_BYTES } from './model';
 import { counted } from '../../components/wording';
 import sampleCase from './sample-case.json';
 
+/**
+ * The empty editor's example: one key a line, as JSON.stringify indents it. The editor keeps lines whole
+ * (white-space: pre), so each line must fit the box by itself; assessment.test.ts measures it at 1400 px.
+ */
+const EXAMPLE_CASE_TEXT = JSON.stringify({ case_id: 'CASE-1', techniques: [{ evidence_id: 'E1', id: 'T1566.001' }] }, null, 2);
+
 export interface CaseEditorProps {
   readonly text: string;
   readonly onText: (text: string, origin: string | null) => void;
@@ -115,7 +121,7 @@ export function CaseEditor(props: CaseEditorProps) {
         value={text}
         aria-invalid={invalid}
         aria-describedby={invalid ? `${editorId}-problems` : undefined}
-        placeholder={'{\n  "case_id": "CASE-1",\n  "techniques": [{ "evidence_id": "E1", "id": "T1566.001" }]\n}'}
+        placeholder={EXAMPLE_CASE_TEXT}
         onChange={(e) => {
           onText(e.target.value, origin);
           if (localError) onLocalError(null);
