@@ -8,6 +8,17 @@ export function median(v: readonly number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/** The q-quantile (0..1) of ascending measures, by the nearest rank below; NaN for none. */
+export function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+
+/** "p50 … ms, p99 … ms, max … ms (n samples)" of latencies in milliseconds, as the stall benches print them. */
+export function latencySummary(ms: readonly number[]): string {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return `p50 ${quantile(sorted, 0.5).toFixed(1)} ms, p99 ${quantile(sorted, 0.99).toFixed(1)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(1)} ms (${ms.length} samples)`;
+}
+
 /** "median (min-max)" of measures written by `format`; one measure alone, `format(undefined)` for none. */
 export function medianRange(v: readonly number[], format: (x: number | undefined) => string): string {
   if (v.length < 2) return format(v[0]);

@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { latencySummary, quantile } from './_measures.js';
 
 const lines = Number(process.argv[3] ?? process.argv[2]) > 0 ? Number(process.argv[3] ?? process.argv[2]) : 60_000;
 const HEALTH_GAP_MS = 5;
@@ -70,13 +71,9 @@ parentPort.once('message', () => { stop = true; });
 })();
 `;
 
-function quantile(sorted: readonly number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-}
 
 const report = (name: string, ms: readonly number[]): void => {
-  const sorted = [...ms].sort((a, b) => a - b);
-  console.log(`${name.padEnd(28)} health p50 ${quantile(sorted, 0.5).toFixed(1)} ms, p99 ${quantile(sorted, 0.99).toFixed(1)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(1)} ms (${ms.length} samples)`);
+  console.log(`${name.padEnd(28)} health ${latencySummary(ms)}`);
 };
 
 writeFileSync(path.join(evidence, 'auth.log'), authLog(lines));

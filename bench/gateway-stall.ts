@@ -7,6 +7,7 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { latencySummary } from './_measures.js';
 
 const n = Number(process.argv[3] ?? process.argv[2]) > 0 ? Number(process.argv[3] ?? process.argv[2]) : 27_000;
 const CLIENTS = 4;
@@ -66,9 +67,6 @@ const again = async () => { try { return await read(); } catch (e) { if (e?.caus
 Promise.all(Array.from({ length: d.clients }, async () => { for (let r = 0; r < d.rounds; r++) last = await again(); })).then(() => parentPort.postMessage(last));
 `;
 
-function quantile(sorted: readonly number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-}
 
 await generate(path.join(evidence, 'events.jsonl'));
 process.env['FORENSIC_EVIDENCE_ROOT'] = evidence;
@@ -113,8 +111,7 @@ try {
     });
 
   const report = (name: string, ms: number[], extra = ''): void => {
-    const sorted = [...ms].sort((a, b) => a - b);
-    console.log(`${name.padEnd(34)} health p50 ${quantile(sorted, 0.5).toFixed(1)} ms, p99 ${quantile(sorted, 0.99).toFixed(1)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(1)} ms (${ms.length} samples)${extra}`);
+    console.log(`${name.padEnd(34)} health ${latencySummary(ms)}${extra}`);
   };
 
   report('idle', await sampleHealth(new Promise((resolve) => setTimeout(resolve, 2000)), 100));
