@@ -204,6 +204,42 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
       expect(session.errors(page)).toEqual([]);
     }, 120_000);
 
+    it('on an EVTX case no edge label meets a node label, a marker or another edge label', async () => {
+      const page = await open('light');
+      await page.getByTestId('paths-input').fill('attack-samples/exec_persist_rundll32_mshta_scheduledtask_sysmon_1_3_11.evtx');
+      await page.getByTestId('run-paths').click();
+      await page.getByTestId('case-summary').waitFor({ timeout: 120_000 });
+      // No drawn label meets another: every edge label's box (cytoscape's own, as drawn) against every node's label
+      // and marker and every other edge label, and node labels against each other.
+      await waitForExpression(page, `Number(document.querySelector('[data-testid="case-graph"]').dataset.highlighted) > 0`);
+      await waitForExpression(page, `Number(document.querySelector('[data-testid="case-graph"]').dataset.labelPx) > 0`);
+      const collisions = (await page.evaluate(`(() => {
+        const cy = document.querySelector('[data-testid="case-graph"]')._cyreg.cy;
+        const only = { includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false, includeSourceLabels: false };
+        const boxes = [];
+        cy.nodes().forEach((n) => {
+          if (n.data('label')) boxes.push({ what: 'node label ' + n.data('label'), node: n.id(), b: n.renderedBoundingBox({ ...only, includeMainLabels: true, includeTargetLabels: false }) });
+          boxes.push({ what: 'marker ' + n.data('label'), node: n.id(), b: n.renderedBoundingBox({ includeNodes: true, includeEdges: false, includeLabels: false, includeOverlays: false }) });
+        });
+        cy.edges().forEach((e) => {
+          if (e.data('label') && e.pstyle('target-label').strValue) boxes.push({ what: 'edge label ' + e.data('label'), edge: e.id(), b: e.renderedBoundingBox({ ...only, includeMainLabels: false, includeTargetLabels: true }) });
+        });
+        const meet = (a, b) => a.x1 < b.x2 - 1 && b.x1 < a.x2 - 1 && a.y1 < b.y2 - 1 && b.y1 < a.y2 - 1;
+        const found = [];
+        for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+          const a = boxes[i], b = boxes[j];
+          if (a.node !== undefined && a.node === b.node) continue;
+          if (a.what.startsWith('marker') && b.what.startsWith('marker')) continue;
+          if (meet(a.b, b.b)) found.push(a.what + ' / ' + b.what);
+        }
+        return { edgeLabels: boxes.filter((x) => x.edge).length, found };
+      })()`)) as { edgeLabels: number; found: string[] };
+      await page.getByTestId('case-graph').screenshot({ path: path.join(SHOTS, 'cases-graph-evtx-light.png') });
+      expect(collisions.edgeLabels).toBeGreaterThan(0);
+      expect(collisions.found).toEqual([]);
+      expect(session.errors(page)).toEqual([]);
+    }, 180_000);
+
     it('analyses an EVTX file below the evidence root, and refuses a path outside it without naming it', async () => {
       const page = await open('light');
       await page.getByTestId('paths-input').fill('attack-samples/DE_1102_security_log_cleared.evtx');

@@ -99,13 +99,15 @@ const overlaps = (a: EdgeLabelPlace['box'], b: EdgeLabelPlace['box']): boolean =
  * Where each labelled edge's label goes: on the stretch between the end of the cause's label and the effect's marker
  * (an edge leaves to the right, under its cause's own label; the whole edge between the markers when the effect is not
  * to its right), at the first spot whose box meets no node's box and no label placed before; an edge whose label fits
- * nowhere is drawn without it (the story's detail lists every link).
+ * nowhere is drawn without it (the story's detail lists every link). `markerHalf` is half the side of a story node's
+ * marker (the effects of labelled edges are the story's).
  */
 export function placeEdgeLabels(
   edges: readonly { readonly id: string; readonly from: string; readonly to: string }[],
   texts: ReadonlyMap<string, string>,
   boxes: ReadonlyMap<string, LayoutBox>,
   measure: MeasureText,
+  markerHalf = CASE_GRAPH_LAYOUT.marker / 2,
 ): Map<string, EdgeLabelPlace> {
   const placed = new Map<string, EdgeLabelPlace>();
   const nodeBoxes = [...boxes.values()];
@@ -128,7 +130,10 @@ export function placeEdgeLabels(
       const box = { left: cx - w / 2, top: cy - EDGE_LABEL_HEIGHT / 2, right: cx + w / 2, bottom: cy + EDGE_LABEL_HEIGHT / 2 };
       if (nodeBoxes.some((b) => overlaps(b, box))) continue;
       if ([...placed.values()].some((p) => overlaps(p.box, box))) continue;
-      placed.set(e.id, { text, offset: Math.round(length * (1 - t)), box });
+      // Cytoscape counts the offset from where the edge meets the effect's marker, not from its centre: a square of
+      // half side h is left h / max(|cos|, |sin|) from the centre (the edge's angle), which is taken off here.
+      const border = markerHalf / Math.max(Math.abs(dx), Math.abs(dy), 1e-9) * length;
+      placed.set(e.id, { text, offset: Math.max(0, Math.round(length * (1 - t) - border)), box });
       break;
     }
   }
