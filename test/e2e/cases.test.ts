@@ -237,6 +237,17 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
       await page.getByTestId('case-graph').screenshot({ path: path.join(SHOTS, 'cases-graph-evtx-light.png') });
       expect(collisions.edgeLabels).toBeGreaterThan(0);
       expect(collisions.found).toEqual([]);
+      // This graph is wide and short: the panel is as tall as the graph needs (at least 240 px), not 520 px of empty box,
+      // and the whole graph is inside it.
+      const fitted = (await page.evaluate(`(() => {
+        const el = document.querySelector('[data-testid="case-graph"]');
+        const b = el._cyreg.cy.elements().renderedBoundingBox();
+        return { height: el.offsetHeight, width: el.clientWidth, top: b.y1, bottom: b.y2, left: b.x1, right: b.x2 };
+      })()`)) as { height: number; width: number; top: number; bottom: number; left: number; right: number };
+      expect(fitted.height).toBeLessThan(520);
+      expect(fitted.height).toBeGreaterThanOrEqual(240);
+      expect(fitted.top).toBeGreaterThanOrEqual(0);
+      expect(fitted.bottom).toBeLessThanOrEqual(fitted.height);
       expect(session.errors(page)).toEqual([]);
     }, 180_000);
 

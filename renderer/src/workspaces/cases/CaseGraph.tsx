@@ -10,6 +10,9 @@ import { themePalette } from '../../components/palette';
 import { canvasMeasure, caseGraphOptions, FIT_PADDING, GRAPH_FONT_SIZE, MIN_LABEL_PX, readableView } from './case-graph-options';
 import { graphToDraw } from './model';
 
+/** The least height of the graph's panel when the graph needs less than its full 520 px (cases.css). */
+const MIN_GRAPH_HEIGHT = 240;
+
 /** A node's kind and whole name (a file's full path, a label cut to its column whole), for the hover. */
 const nodeName = (n: NodeSingular): string => `${String(n.data('kind'))}: ${String(n.data('full'))}`;
 
@@ -40,14 +43,32 @@ export function CaseGraph({ view, story, theme }: { readonly view: AnalysisView;
     setCutOff(readable !== null);
   }, []);
 
+  /**
+   * The story shown, in a panel no taller than the graph needs at that zoom: a wide, short graph is bound by the
+   * panel's width, and the panel's full height left it a thin strip in an empty box (never under MIN_GRAPH_HEIGHT).
+   */
+  const showStoryFitted = useCallback(
+    (g: Core, el: HTMLDivElement): void => {
+      el.style.height = '';
+      g.resize();
+      showStory(g);
+      const need = Math.ceil(g.elements().renderedBoundingBox().h + 2 * FIT_PADDING);
+      if (need >= el.clientHeight) return;
+      el.style.height = `${Math.max(MIN_GRAPH_HEIGHT, need)}px`;
+      g.resize();
+      showStory(g);
+    },
+    [showStory],
+  );
+
   useEffect(() => {
     const el = box.current;
     if (!cy || cy.destroyed() || !el) return;
     // The story's classes came with the elements (caseGraphOptions): the graph is drawn anew for each story.
-    showStory(cy);
+    showStoryFitted(cy, el);
     el.dataset['highlighted'] = String(cy.nodes('.story').length);
     el.dataset['nodes'] = String(cy.nodes().length);
-  }, [cy, showStory]);
+  }, [cy, showStoryFitted]);
   const { labelPx, hover } = useGraphReadout(cy, box, GRAPH_FONT_SIZE, nodeName);
 
   // The container changed size: cytoscape measures it again and the story is shown anew.
@@ -55,11 +76,16 @@ export function CaseGraph({ view, story, theme }: { readonly view: AnalysisView;
   useEffect(() => {
     if (!cy || cy.destroyed() || shownExpanded.current === expanded) return;
     shownExpanded.current = expanded;
-    cy.resize();
-    showStory(cy);
+    const el = box.current;
+    if (expanded && el) el.style.height = '';
+    if (!expanded && el) showStoryFitted(cy, el);
+    else {
+      cy.resize();
+      showStory(cy);
+    }
     // Focus stays on the toolbar that toggled it (a click on a button that has gone elsewhere would lose it).
     bar.current?.focus();
-  }, [expanded, cy, showStory]);
+  }, [expanded, cy, showStory, showStoryFitted]);
 
   // Esc brings an expanded graph back wherever focus is (the canvas after a drag, say).
   useEffect(() => {
