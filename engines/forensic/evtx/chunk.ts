@@ -123,6 +123,12 @@ export function isAllZero(d: Uint8Array): boolean {
   return true;
 }
 
+/** Whether a chunk's 512-byte header matches its checksum; true when the chunk or the file says no checksums were written. */
+export function chunkHeaderChecksumHolds(header: Uint8Array, fileNoCrc: boolean): boolean {
+  if (fileNoCrc || (u32(header, 120) & FLAG_NO_CRC32) !== 0) return true;
+  return crc32(header.subarray(128, CHUNK_HEADER_SIZE), crc32(header.subarray(0, 120))) === u32(header, 124);
+}
+
 /**
  * Parses the records of one chunk (`data` is the chunk, shorter than 64 KiB when the file is cut). Checksum
  * failures are warnings: the records are still read, each one guarded, and a broken record ends the chunk's
@@ -136,7 +142,7 @@ export function parseChunk(data: Uint8Array, index: number, fileOffset: number, 
   const freeSpace = u32(data, 48);
   const flags = u32(data, 120);
   const checksums = (flags & FLAG_NO_CRC32) === 0 && !options.fileNoCrc;
-  if (checksums && crc32(data.subarray(128, CHUNK_HEADER_SIZE), crc32(data.subarray(0, 120))) !== u32(data, 124))
+  if (checksums && !chunkHeaderChecksumHolds(data, false))
     warn('chunk_header_checksum', 'chunk header checksum mismatch', fileOffset + 124);
   let end = freeSpace;
   if (freeSpace < CHUNK_HEADER_SIZE || freeSpace > CHUNK_SIZE) {

@@ -1,5 +1,6 @@
 // One record found without walking the file: by its offset (one chunk parsed) and by its identifier (chunk headers read).
 import { readFileSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { VitrineError } from '../../core/errors.js';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
@@ -112,12 +113,31 @@ corpus('EVTX record lookup', () => {
     new DataView(badSize.buffer).setUint32(mid.offset + 4, 0xfffffff0, true);
     expect(at(badSize, mid.offset)).toBeNull();
 
-    // The chunk header's identifier range damaged: the identifier lookup does not search the chunk; offsets still work.
+    // The chunk header's identifier range damaged (its checksum then fails): no range holds the identifier, so the
+    // chunks whose header cannot be trusted are searched, and the record is the walk's; offsets work as before.
     const badRange = Uint8Array.from(bytes);
     new DataView(badRange.buffer).setBigUint64(chunkStart + 24, 0n, true);
     new DataView(badRange.buffer).setBigUint64(chunkStart + 32, 0n, true);
-    expect(byId(badRange, mid.recordId)).toBeNull();
+    const walkedBadRange = walk(badRange).find((r) => r.recordId === mid.recordId) ?? null;
+    expect(walkedBadRange?.xml).toBe(mid.xml);
+    expect(byId(badRange, mid.recordId)).toEqual(walkedBadRange);
     expect(at(badRange, mid.offset)?.xml).toBe(mid.xml);
+    // A range written backwards with a checksum that holds: the header is not believed either.
+    const backwards = Uint8Array.from(bytes);
+    const view = new DataView(backwards.buffer);
+    view.setBigUint64(chunkStart + 24, 9_000_000n, true);
+    view.setBigUint64(chunkStart + 32, 1n, true);
+    view.setUint32(chunkStart + 124, crc32(backwards.subarray(chunkStart + 128, chunkStart + 512), crc32(backwards.subarray(chunkStart, chunkStart + 120))), true);
+    expect(byId(backwards, mid.recordId)).toEqual(walk(backwards).find((r) => r.recordId === mid.recordId) ?? null);
+    expect(byId(backwards, mid.recordId)?.xml).toBe(mid.xml);
+    // A wrong but plausible range whose checksum holds is believed: the record is not looked for in that chunk.
+    const moved = Uint8Array.from(bytes);
+    const movedView = new DataView(moved.buffer);
+    movedView.setBigUint64(chunkStart + 24, 9_000_000n, true);
+    movedView.setBigUint64(chunkStart + 32, 9_000_001n, true);
+    movedView.setUint32(chunkStart + 124, crc32(moved.subarray(chunkStart + 128, chunkStart + 512), crc32(moved.subarray(chunkStart, chunkStart + 120))), true);
+    expect(byId(moved, mid.recordId)).toBeNull();
+    expect(byId(bytes, 10_000_000)).toBeNull();
 
     // Random bytes in the record's chunk: whatever comes back is what the walk gives at that offset.
     let seed = 7;

@@ -9,6 +9,7 @@ import {
   CHUNK_HEADER_SIZE,
   CHUNK_SIZE,
   FLAG_NO_CRC32,
+  chunkHeaderChecksumHolds,
   hasChunkMagic,
   isAllZero,
   parseChunk,
@@ -210,22 +211,36 @@ export class EvtxParser {
 
   /**
    * The first record (in file order) whose identifier is `recordId`, or null: the 512-byte header of every chunk is read
-   * and only chunks whose header gives an identifier range holding it are parsed. A chunk whose header range is damaged
-   * is not searched (a walk of the file would still find its records).
+   * and only chunks whose header gives an identifier range holding it are parsed. When none of those holds it, the
+   * chunks whose range cannot be trusted (a header checksum that fails, or a first identifier above the last) are
+   * parsed as well, in file order, so a record the walk of the file finds is found here too.
    */
   recordByIdSync(file: EvtxReader, recordId: number): EvtxRecord | null {
     const chunkOptions = this.startFrom(file);
     if (!Number.isSafeInteger(recordId) || recordId < 0) return null;
     const header = new Uint8Array(CHUNK_HEADER_SIZE);
     let buffer: Uint8Array | null = null;
+    const find = (i: number, start: number): EvtxRecord | null => {
+      buffer ??= new Uint8Array(CHUNK_SIZE);
+      const n = file.readInto(buffer, start);
+      for (const r of this.chunk(buffer.subarray(0, n), i, start, chunkOptions)) if (r.recordId === recordId) return r;
+      return null;
+    };
+    const untrusted: number[] = [];
     for (let i = 0; i < this.summary.chunks; i++) {
       const start = FILE_HEADER_SIZE + i * CHUNK_SIZE;
       if (file.readInto(header, start) < CHUNK_HEADER_SIZE || !hasChunkMagic(header)) continue;
       // First and last event record identifiers of the chunk.
-      if (recordId < u64(header, 24) || recordId > u64(header, 32)) continue;
-      buffer ??= new Uint8Array(CHUNK_SIZE);
-      const n = file.readInto(buffer, start);
-      for (const r of this.chunk(buffer.subarray(0, n), i, start, chunkOptions)) if (r.recordId === recordId) return r;
+      const first = u64(header, 24);
+      const last = u64(header, 32);
+      if (recordId >= first && recordId <= last) {
+        const r = find(i, start);
+        if (r !== null) return r;
+      } else if (first > last || !chunkHeaderChecksumHolds(header, chunkOptions.fileNoCrc)) untrusted.push(i);
+    }
+    for (const i of untrusted) {
+      const r = find(i, FILE_HEADER_SIZE + i * CHUNK_SIZE);
+      if (r !== null) return r;
     }
     return null;
   }
