@@ -3,6 +3,7 @@ import { openApiKit, SERVER_ERROR_RESPONSES, type JsonObject, withServerErrors }
 import { VERSION } from './index.js';
 import { CASE_MAX_EVENTS } from './jobs.js';
 import { EVENTS_PAGE_DEFAULT, EVENTS_PAGE_MAX } from './paging.js';
+import { annotationHistorySchema, HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX } from './casework/history-schemas.js';
 import { analysisViewSchema, annotationBodySchema, annotationsViewSchema, caseDetailSchema, caseSummarySchema, custodyViewSchema, errorBodySchema, eventAnnotationSchema, eventDetailSchema, eventRawRecordSchema, evidenceListingSchema, healthSchema, pageOf, pathBodySchema, scenarioBodySchema, scenarioInfoSchema } from './schemas.js';
 
 const { schemaOf, ref, json, errorResponse } = openApiKit('input');
@@ -132,6 +133,20 @@ export function openApiDocument(): JsonObject {
           responses: { '201': { description: 'the new version', content: json(ref('EventAnnotation')) }, ...jsonBodyErrors, '404': errorResponse('no such case or event'), '409': errorResponse('the case is not done, or its annotation chain does not verify'), '422': errorResponse('a bad tag or note') },
         },
       },
+      '/api/cases/{id}/annotations/{eventId}': {
+        get: {
+          summary: "Every version of one event's annotation (tags, note, actor, time, its ledger seq, hash and prevHash), paged, with the case's annotation chain verified",
+          description: 'Version 1 is the first annotation of the event; `total` counts every version (0 for an event never annotated). A version with no tag and no note cleared the annotation.',
+          parameters: [
+            caseId,
+            eventIdParam,
+            { name: 'order', in: 'query', required: false, description: 'oldest: version 1 first (default; a page stays the same as versions are added); newest: the current version first', schema: { type: 'string', enum: ['oldest', 'newest'], default: 'oldest' } },
+            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: HISTORY_PAGE_MAX, default: HISTORY_PAGE_DEFAULT } },
+            { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } },
+          ],
+          responses: { '200': { description: 'a page of versions', content: json(ref('AnnotationHistory')) }, '400': errorResponse('bad query'), '404': errorResponse('no such case or event'), '409': notDone },
+        },
+      },
       '/api/cases/{id}/report.md': { get: { summary: 'Court-style report, Markdown', parameters: [caseId], responses: { '200': { description: 'Markdown', content: { 'text/markdown': { schema: { type: 'string' } } } }, '404': notFound, '409': notDone } } },
       '/api/cases/{id}/report.html': { get: { summary: 'Court-style report, one self-contained HTML page', parameters: [caseId], responses: { '200': { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } }, '404': notFound, '409': notDone } } },
       '/api/cases/{id}/report.pdf': { get: { summary: 'Court-style report, PDF (rendered offline)', parameters: [caseId], responses: { '200': { description: 'PDF', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } }, '404': notFound, '409': notDone } } },
@@ -178,6 +193,7 @@ export function openApiDocument(): JsonObject {
         Annotations: schemaOf(annotationsViewSchema),
         AnnotationBody: schemaOf(annotationBodySchema),
         EventAnnotation: schemaOf(eventAnnotationSchema),
+        AnnotationHistory: schemaOf(annotationHistorySchema),
         Error: schemaOf(errorBodySchema),
       },
     },

@@ -263,6 +263,34 @@ export interface EventAnnotation {
   readonly versions: number;
 }
 
+/** One version of an event's annotation as the case's annotation ledger holds it. */
+export interface AnnotationVersion {
+  /** 1 for the event's first annotation, counting up. */
+  readonly version: number;
+  readonly tags: readonly string[];
+  /** '' when the version has no note (tags and note both empty: the annotation was cleared). */
+  readonly note: string;
+  /** ISO 8601 UTC of this version. */
+  readonly at: string;
+  readonly actor: string;
+  /** Position of this version in the case's annotation chain, its hash and the hash of the record before it. */
+  readonly seq: number;
+  readonly hash: string;
+  readonly prevHash: string;
+}
+
+/** GET /api/cases/{id}/annotations/{eventId}: a page of every version of one event's annotation, and the case's annotation chain verified. */
+export interface AnnotationHistory {
+  readonly eventId: string;
+  readonly order: 'oldest' | 'newest';
+  readonly items: readonly AnnotationVersion[];
+  /** How many versions the event's annotation has had (0 when it was never annotated). */
+  readonly total: number;
+  readonly limit: number;
+  readonly offset: number;
+  readonly verification: AnnotationsView['verification'];
+}
+
 /** GET /api/cases/{id}/annotations: the current annotation of each annotated event, and the chain's verification. */
 export interface AnnotationsView {
   readonly annotations: readonly EventAnnotation[];

@@ -1,7 +1,7 @@
 // Analyst annotations on a case's events (tags and a note): every version kept in a hash-chained, append-only ledger per case (migration 7); the current one per event is the latest.
 import type { Database } from 'better-sqlite3';
 import { canonicalJson } from '../../core/canonical.js';
-import type { AnnotationsView, EventAnnotation } from '../../core/contracts/forensic.js';
+import type { AnnotationHistory, AnnotationsView, AnnotationVersion, EventAnnotation } from '../../core/contracts/forensic.js';
 import { VitrineError } from '../../core/errors.js';
 import { GENESIS_HASH, ledgerHash, verifyChain, type StoredLedgerRow } from '../../core/ledger.js';
 import { CASE_ANNOTATIONS_TABLE, CASE_ANNOTATION_TRIGGER_SQL } from '../store.js';
@@ -83,6 +83,30 @@ export function caseAnnotations(db: Database, caseId: string): AnnotationsView {
 export function eventAnnotation(db: Database, caseId: string, eventId: string): EventAnnotation | null {
   const rows = db.prepare(`SELECT seq, at, kind, actor, payload, prev_hash, hash FROM ${CASE_ANNOTATIONS_TABLE} WHERE case_id = ? AND json_extract(payload, '$.eventId') = ? ORDER BY seq`).all(caseId, eventId) as StoredLedgerRow[];
   return currentOf(rows)[0] ?? null;
+}
+
+export interface HistoryPage {
+  readonly order: 'oldest' | 'newest';
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/**
+ * A page of every version of one event's annotation (version 1 is its first), oldest or newest first, with the case's
+ * annotation chain verified; an event never annotated has none (total 0). A version whose stored payload cannot be read
+ * is answered with no tags and no note (the chain verification says whether the ledger is intact).
+ */
+export function annotationHistory(db: Database, caseId: string, eventId: string, page: HistoryPage): AnnotationHistory {
+  const where = `FROM ${CASE_ANNOTATIONS_TABLE} WHERE case_id = ? AND json_extract(payload, '$.eventId') = ?`;
+  const total = (db.prepare(`SELECT COUNT(*) AS n ${where}`).get(caseId, eventId) as { n: number }).n;
+  const newest = page.order === 'newest';
+  const rows = db.prepare(`SELECT seq, at, kind, actor, payload, prev_hash, hash ${where} ORDER BY seq ${newest ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`).all(caseId, eventId, page.limit, page.offset) as StoredLedgerRow[];
+  const items = rows.map((row, i): AnnotationVersion => {
+    const p = payloadOf(row);
+    const position = page.offset + i;
+    return { version: newest ? total - position : position + 1, tags: p?.tags ?? [], note: p?.note ?? '', at: row.at, actor: row.actor, seq: row.seq, hash: row.hash, prevHash: row.prev_hash };
+  });
+  return { eventId, order: page.order, items, total, limit: page.limit, offset: page.offset, verification: caseAnnotations(db, caseId).verification };
 }
 
 /** Throws unless the annotation chain of the case verifies (an annotation is not added to a broken chain). */

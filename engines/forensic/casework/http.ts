@@ -1,4 +1,4 @@
-// Routes for working a case: the evidence root's browser, one event with all its fields and its raw record, analyst annotations, and removing a failed case.
+// Routes for working a case: the evidence root's browser, one event with all its fields and its raw record, analyst annotations with every version of one event's, and removing a failed case.
 import type { Request, RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import type { CaseSummary, EventDetail, EventRawRecord, EvidenceListing } from '../../core/contracts/forensic.js';
@@ -11,7 +11,8 @@ import { VERSION } from '../index.js';
 import { annotationBodySchema, evidenceListingSchema } from '../schemas.js';
 import { caseEvent, getCaseExport } from '../store.js';
 import { removeFailedCase } from './removal.js';
-import { annotateEvent, assertAnnotationsIntact, caseAnnotations, eventAnnotation } from './annotations.js';
+import { annotateEvent, annotationHistory, assertAnnotationsIntact, caseAnnotations, eventAnnotation } from './annotations.js';
+import { annotationHistoryQuerySchema } from './history-schemas.js';
 import { RECORD_JOB } from './raw-record.js';
 
 /** Entries one folder listing holds at most. */
@@ -125,6 +126,15 @@ export function mountCaseWork(router: Router, o: CaseWorkOptions): void {
   router.get('/api/cases/:id/annotations', (req, res) => {
     const s = o.caseOf(req);
     res.json(caseAnnotations(ctx.db, s.id));
+  });
+
+  // Every version of one event's annotation: the case and the event must exist (an event never annotated has none).
+  router.get('/api/cases/:id/annotations/:eventId', (req, res) => {
+    const s = doneCase(req);
+    const eventId = eventIdOf(req);
+    const q = parseQuery(annotationHistoryQuerySchema, req);
+    if (caseEvent(ctx.db, s.id, eventId) === null) throw new VitrineError('not_found', 'no such event in this case');
+    res.json(annotationHistory(ctx.db, s.id, eventId, q));
   });
 
   router.post('/api/cases/:id/annotations', o.body, (req, res) => {
