@@ -13,6 +13,56 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { latencySummary, quantile } from './_measures.js';
 
+/**
+ * `npm run bench -- forensic-store-stall anchors build|row|table [MB]`: reading a large case's custody anchors and
+ * owner (the columns the custody routes, the reports and the unfinished-case check read) with the case's texts in its
+ * row (a store of migration 8) or in the texts table (the same store taken through migration 9). `build` writes both
+ * stores once (a done case with an export of 1/20 and a timeline of the rest of MB megabytes, default 90, and a ledger
+ * of 3 records); `row` and `table` each open one in this fresh process and time the reads (first, then the median of
+ * 20). Run them alternated.
+ */
+async function anchorReads(layout: string, mb: number): Promise<void> {
+  const BetterSqlite3 = (await import('better-sqlite3')).default;
+  const { migrateTo, storeAtVersion } = await import('../engines/core/store.js');
+  const { CASES_TABLE, caseCustodyAnchors, createCase, getCaseSummary, migrations } = await import('../engines/forensic/store.js');
+  const file = (l: string): string => path.join(tmpdir(), `vitrine-bench-anchors-${l}-${mb}.db`);
+  const id = '00000000-0000-4000-8000-000000000001';
+  if (layout === 'build') {
+    const text = (bytes: number): string => JSON.stringify({ events: Array.from({ length: Math.ceil(bytes / 100) }, (_, i) => ({ eventId: `e${i}`, text: 'x'.repeat(80) })) });
+    for (const l of ['row', 'table']) {
+      const db = storeAtVersion('forensic', migrations, 8);
+      const t0 = '2026-01-01T00:00:00.000Z';
+      createCase(db, { id, title: 'large', origin: 'path', request: {}, now: t0 });
+      db.prepare(`UPDATE ${CASES_TABLE} SET status = 'done', export_json = ?, timeline_json = ?, custody_head = ?, custody_count = 3 WHERE id = ?`).run(text((mb * 1e6) / 20), text((mb * 1e6 * 19) / 20), 'a'.repeat(64), id);
+      const started = performance.now();
+      if (l === 'table') migrateTo(db, 'forensic', migrations, 9);
+      if (l === 'table') console.log(`migration 9 on a ${mb} MB case: ${((performance.now() - started) / 1000).toFixed(2)} s`);
+      rmSync(file(l), { force: true });
+      db.prepare('VACUUM INTO ?').run(file(l));
+      db.close();
+      console.log(`${l}: ${file(l)}`);
+    }
+    return;
+  }
+  const db = new BetterSqlite3(file(layout), { readonly: true, fileMustExist: true });
+  const read = (): number => {
+    const s = performance.now();
+    caseCustodyAnchors(db, id);
+    getCaseSummary(db, id);
+    db.prepare(`SELECT owner FROM ${CASES_TABLE} WHERE id = ?`).get(id);
+    return performance.now() - s;
+  };
+  const first = read();
+  const rest = Array.from({ length: 20 }, read).sort((a, b) => a - b);
+  console.log(`${layout}: anchors, summary and owner of a ${mb} MB case: first ${first.toFixed(2)} ms, median ${quantile(rest, 0.5).toFixed(2)} ms, max ${(rest.at(-1) ?? NaN).toFixed(2)} ms`);
+  db.close();
+}
+
+if (process.argv[3] === 'anchors') {
+  await anchorReads(process.argv[4] ?? 'row', Number(process.argv[5]) > 0 ? Number(process.argv[5]) : 90);
+  process.exit(0);
+}
+
 const lines = Number(process.argv[3] ?? process.argv[2]) > 0 ? Number(process.argv[3] ?? process.argv[2]) : 60_000;
 const HEALTH_GAP_MS = 5;
 const PROGRESS_EVERY_MS = 100;

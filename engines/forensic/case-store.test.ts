@@ -23,8 +23,10 @@ import {
   CASE_CUSTODY_TABLE,
   CASE_ITEMS_TABLE,
   CASE_OWNER,
+  CASE_TEXTS_TABLE,
   caseCustody,
   caseOwnerAlive,
+  caseText,
   caseWriteSteps,
   CASES_TABLE,
   completeCase,
@@ -65,20 +67,19 @@ function referenceComplete(db: Database, id: string, view: AnalysisView, custody
   const items = db.prepare(`INSERT INTO ${CASE_ITEMS_TABLE} (case_id, kind, seq, json) VALUES (?, ?, ?, ?)`);
   const insert = db.prepare(`INSERT INTO ${CASE_CUSTODY_TABLE} (case_id, seq, at, kind, actor, payload, prev_hash, hash) VALUES (@case_id, @seq, @at, @kind, @actor, @payload, @prev_hash, @hash)`);
   const head = custody.at(-1)?.hash ?? '';
+  const text = db.prepare(`INSERT INTO ${CASE_TEXTS_TABLE} (case_id, name, text) VALUES (?, ?, ?)`);
   db.transaction(() => {
     for (const r of custody) insert.run({ case_id: id, ...r });
     for (const [kind, key] of [['event', 'events'], ['node', 'nodes'], ['edge', 'edges']] as const) view[key].forEach((item, seq) => items.run(id, kind, seq, JSON.stringify(item)));
-    db.prepare(
-      `UPDATE ${CASES_TABLE} SET status = 'done', updated_at = ?, custody_head = ?, custody_count = ?, counts_json = ?, top_grade = ?, error = NULL, view_json = ?, export_json = ?, timeline_json = ? WHERE id = ?`,
-    ).run(
+    text.run(id, 'view', JSON.stringify(view));
+    text.run(id, 'export', JSON.stringify(exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER })));
+    text.run(id, 'timeline', JSON.stringify({ events: view.events.map(({ raw: _raw, ...e }) => ({ ...e, attributes: {} })), eventsTruncated: view.eventsTruncated }));
+    db.prepare(`UPDATE ${CASES_TABLE} SET status = 'done', updated_at = ?, custody_head = ?, custody_count = ?, counts_json = ?, top_grade = ?, error = NULL WHERE id = ?`).run(
       NOW,
       head,
       custody.length,
       JSON.stringify(view.counts),
       topGrade(view),
-      JSON.stringify(view),
-      JSON.stringify(exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER })),
-      JSON.stringify({ events: view.events.map(({ raw: _raw, ...e }) => ({ ...e, attributes: {} })), eventsTruncated: view.eventsTruncated }),
       id,
     );
   })();
@@ -90,7 +91,8 @@ function referenceComplete(db: Database, id: string, view: AnalysisView, custody
  */
 function rowsOf(db: Database, id: string): unknown {
   return {
-    cases: (db.prepare(`SELECT * FROM ${CASES_TABLE} WHERE id = ?`).all(id) as Record<string, unknown>[]).map(({ view_json: _view, ...row }) => row),
+    cases: db.prepare(`SELECT * FROM ${CASES_TABLE} WHERE id = ?`).all(id),
+    texts: db.prepare(`SELECT * FROM ${CASE_TEXTS_TABLE} WHERE case_id = ? AND name != 'view' ORDER BY name`).all(id),
     view: JSON.stringify(getCaseView(db, id)),
     items: db.prepare(`SELECT * FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? ORDER BY kind, seq`).all(id),
     custody: db.prepare(`SELECT * FROM ${CASE_CUSTODY_TABLE} WHERE case_id = ? ORDER BY seq`).all(id),
@@ -118,9 +120,9 @@ describe('a finished case stored by the job that analysed it', () => {
     expect(answer).toEqual({ stored: { caseId: id, head: checked.custody.at(-1)?.hash, count: checked.custody.length } });
     expect(countOf(db, CASE_ITEMS_TABLE, id)).toBeGreaterThan(STORE_BATCH_ROWS / 10);
     expect(rowsOf(db, id)).toEqual(rowsOf(reference, id));
-    const viewText = (d: Database): unknown => d.prepare(`SELECT view_json FROM ${CASES_TABLE} WHERE id = ?`).get(id);
-    expect(viewText(db)).toEqual({ view_json: null });
-    expect(JSON.stringify(getCaseView(db, id))).toBe((viewText(reference) as { view_json: string }).view_json);
+    const viewText = (d: Database): string | null => caseText(d, id, 'view');
+    expect(viewText(db)).toBeNull();
+    expect(JSON.stringify(getCaseView(db, id))).toBe(viewText(reference));
     expect(caseCustody(db, id).verification).toMatchObject({ ok: true, count: checked.custody.length });
     // completeCase (the small-case and test path) goes through the same steps in one transaction.
     const again = store();
@@ -190,7 +192,7 @@ describe('a store that stops part way', () => {
     expect(failInterruptedCases(db, NOW, () => false)).toBe(1);
     expect(getCaseSummary(db, 'partial')).toMatchObject({ status: 'failed', error: 'interrupted' });
     expect(countOf(db, CASE_ITEMS_TABLE, 'partial')).toBe(0);
-    expect(db.prepare(`SELECT view_json, export_json, timeline_json FROM ${CASES_TABLE} WHERE id = 'partial'`).get()).toEqual({ view_json: null, export_json: null, timeline_json: null });
+    expect(countOf(db, CASE_TEXTS_TABLE, 'partial')).toBe(0);
     // A writer that comes back finds the case failed and writes nothing more.
     expect(() => steps.next()).toThrow(/no longer being analysed/);
     expect(countOf(db, CASE_CUSTODY_TABLE, 'partial')).toBe(0);

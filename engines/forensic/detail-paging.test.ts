@@ -10,7 +10,7 @@ import { createStandaloneApp, EVENTS_PAGE_DEFAULT, EVENTS_PAGE_MAX } from './htt
 import { fixtureView } from './report/fixture.js';
 import { caseDetailSchema } from './schemas.js';
 import { forensicService } from './service.js';
-import { CASE_ITEMS_TABLE, caseItemCount, CASES_TABLE, completeCase, createCase, exportView } from './store.js';
+import { CASE_ITEMS_TABLE, caseItemCount, CASE_TEXTS_TABLE, completeCase, createCase, exportView } from './store.js';
 import { STREAM_BATCH } from './stream-json.js';
 
 const EVENTS = 2_345;
@@ -53,7 +53,7 @@ beforeAll(async () => {
   }
   // A case stored before migration 6: no item rows, the whole view as one text.
   db.prepare(`DELETE FROM ${CASE_ITEMS_TABLE} WHERE case_id = ?`).run(OLD);
-  db.prepare(`UPDATE ${CASES_TABLE} SET view_json = ? WHERE id = ?`).run(JSON.stringify(view), OLD);
+  db.prepare(`INSERT INTO ${CASE_TEXTS_TABLE} (case_id, name, text) VALUES (?, 'view', ?)`).run(OLD, JSON.stringify(view));
   server = await listen(createStandaloneApp({ db, jobTable: {}, scenarios: () => [] }), { port: 0 });
 });
 

@@ -6,10 +6,12 @@ import type { Database } from 'better-sqlite3';
 import { attackLookup } from '../core/attack/lookup.js';
 import type { ExportedEvent, Story } from '../core/contracts/forensic.js';
 import { CANDIDATES_PER_HIT, findMatch, likeContains, locateInJson, matchFields, snippetAround, type ParsedQuery, type SearchField, type SearchHit, type SearchProvider } from '../core/search.js';
-import { CASE_ITEMS_TABLE, CASES_TABLE } from './store.js';
+import { CASE_ITEMS_TABLE, CASE_TEXTS_TABLE, CASES_TABLE } from './store.js';
 
+/** A case's stored export (the stories with their events, nodes and edges), from the texts table. */
+const EXPORT_TEXT = `(SELECT t.text FROM ${CASE_TEXTS_TABLE} t WHERE t.case_id = ${CASES_TABLE}.id AND t.name = 'export')`;
 /** A case's view and items are searched once it is done (a case being stored holds part of them). */
-const DONE_EXPORT = `CASE WHEN status = 'done' THEN export_json END AS export_json`;
+const DONE_EXPORT = `CASE WHEN status = 'done' THEN ${EXPORT_TEXT} END AS export_json`;
 const DONE_ITEMS = `case_id IN (SELECT id FROM ${CASES_TABLE} WHERE status = 'done')`;
 
 /** How many matching events the workstation search counts per case for its "N events match" note (the case search counts all). */
@@ -266,7 +268,7 @@ export const forensicSearch: SearchProvider = {
     // The view may hold the query only as an ATT&CK variant (a replacement id, a tactic's short name).
     const params: Record<string, string | number> = { pattern, n };
     variants.forEach((v, i) => (params[`v${i}`] = likeContains(v.value)));
-    const viewHolds = `(status = 'done' AND (${variants.map((_, i) => `export_json LIKE @v${i} ESCAPE '\\'`).join(' OR ')}))`;
+    const viewHolds = `(status = 'done' AND (${variants.map((_, i) => `${EXPORT_TEXT} LIKE @v${i} ESCAPE '\\'`).join(' OR ')}))`;
     const hits: SearchHit[] = [];
     const seen = new Set<string>();
     const cases = db

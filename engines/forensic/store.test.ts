@@ -5,7 +5,7 @@ import { VitrineError } from '../core/errors.js';
 import { appliedMigrations, migrateTo, openMemoryStore, storeAtVersion } from '../core/store.js';
 import { CustodyLedger } from './custody.js';
 import { fixtureView } from './report/fixture.js';
-import { CASE_ANCHOR_TRIGGER, CASE_CUSTODY_TABLE, CASE_OWNER, caseOwnerAlive, CASE_CUSTODY_TRIGGER_SQL, CASE_CUSTODY_TRIGGERS, caseCustody, caseCustodyAnchors, CASES_TABLE, completeCase, createCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseTimelineView, getCaseView, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
+import { CASE_ANCHOR_TRIGGER, CASE_CUSTODY_TABLE, CASE_OWNER, CASE_TEXTS_TABLE, caseText, discardLeftovers, caseOwnerAlive, CASE_CUSTODY_TRIGGER_SQL, CASE_CUSTODY_TRIGGERS, caseCustody, caseCustodyAnchors, CASES_TABLE, completeCase, createCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseTimelineView, getCaseView, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
 
 const NOW = '2024-03-05T08:00:00.000Z';
 
@@ -187,6 +187,47 @@ describe('cases and their custody', () => {
     migrateTo(db, 'forensic', migrations, 8);
     expect(db.prepare(`SELECT owner FROM ${CASES_TABLE}`).all()).toEqual([{ owner: null }]);
     expect(failInterruptedCases(db, NOW)).toBe(1);
+  });
+
+  it('migration 9 moves every case\'s large texts to a table of their own, byte for byte; the case rows, ledgers and triggers are kept', () => {
+    const db = storeAtVersion('forensic', migrations, 8);
+    const view = fixtureView();
+    // A case stored by the job (item rows, export and timeline in its row), one stored before migration 6 (the whole
+    // view only, with text that is not ASCII), a failed case whose texts a full disk left, and a queued one.
+    createCase(db, { id: 'done', title: 'done', origin: 'path', request: {}, now: NOW });
+    completeCase(db, 'done', view, ledgerRows(3), NOW);
+    createCase(db, { id: 'whole', title: 'whole', origin: 'path', request: {}, now: NOW });
+    const odd = { ...view, evidence: [], counts: { ...view.counts }, stories: view.stories.map((st) => ({ ...st, title: `${st.title} \u2028 é 😀 \ud800 "q"` })) };
+    db.prepare(`UPDATE ${CASES_TABLE} SET status = 'done', view_json = ? WHERE id = 'whole'`).run(JSON.stringify(odd));
+    createCase(db, { id: 'failed', title: 'failed', origin: 'path', request: {}, now: NOW });
+    setCaseStatus(db, 'failed', 'failed', NOW, 'insufficient_storage', 'the disk is full');
+    db.prepare(`UPDATE ${CASES_TABLE} SET export_json = '{"stories":[]}', timeline_json = '{"events":[]}' WHERE id = 'failed'`).run();
+    createCase(db, { id: 'queued', title: 'queued', origin: 'path', request: {}, now: NOW });
+    const columns = ['view_json', 'export_json', 'timeline_json'] as const;
+    const before = db.prepare(`SELECT * FROM ${CASES_TABLE} ORDER BY id`).all() as Record<string, unknown>[];
+    const reads = (): unknown => ['done', 'whole', 'failed', 'queued'].map((id) => ({ export: JSON.stringify(getCaseExport(db, id)), view: JSON.stringify(getCaseView(db, id)), timeline: JSON.stringify(getCaseTimelineView(db, id)), summary: getCaseSummary(db, id), anchors: caseCustodyAnchors(db, id) }));
+    const read = reads();
+    const ledger = db.prepare(`SELECT * FROM ${CASE_CUSTODY_TABLE} ORDER BY case_id, seq`).all();
+
+    migrateTo(db, 'forensic', migrations, 9);
+    const after = db.prepare(`SELECT * FROM ${CASES_TABLE} ORDER BY id`).all() as Record<string, unknown>[];
+    expect(after).toEqual(before.map((row) => Object.fromEntries(Object.entries(row).filter(([k]) => !(columns as readonly string[]).includes(k)))));
+    const texts = db.prepare(`SELECT case_id, name, text FROM ${CASE_TEXTS_TABLE} ORDER BY case_id, name`).all();
+    const expected = before.flatMap((row) => (['export', 'timeline', 'view'] as const).flatMap((name) => (row[`${name}_json`] == null ? [] : [{ case_id: row['id'], name, text: row[`${name}_json`] }])));
+    expect(texts).toEqual(expected);
+    expect(texts).toHaveLength(5);
+    for (const t of expected) expect(Buffer.from(caseText(db, t.case_id as string, t.name) as string)).toEqual(Buffer.from(t.text as string));
+    expect(reads()).toEqual(read);
+    expect(db.prepare(`SELECT * FROM ${CASE_CUSTODY_TABLE} ORDER BY case_id, seq`).all()).toEqual(ledger);
+    expect(missingCaseCustodyTriggers(db)).toEqual([]);
+    expect(caseCustody(db, 'done').verification).toMatchObject({ ok: true, count: 3 });
+    expect(() => db.prepare(`UPDATE ${CASES_TABLE} SET custody_count = 2 WHERE id = 'done'`).run()).toThrow(/append-only/);
+    // The failed case's leftovers are found and removed; a case stored now writes its texts to the new table.
+    expect(discardLeftovers(db)).toBe(1);
+    expect(db.prepare(`SELECT COUNT(*) AS n FROM ${CASE_TEXTS_TABLE} WHERE case_id = 'failed'`).get()).toEqual({ n: 0 });
+    completeCase(db, 'queued', view, ledgerRows(2), NOW);
+    expect(caseText(db, 'queued', 'export')).toBe(caseText(db, 'done', 'export'));
+    expect(JSON.stringify(getCaseView(db, 'queued'))).toBe(JSON.stringify(view));
   });
 
   it('the top grade is the highest of the stories', () => {

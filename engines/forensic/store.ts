@@ -17,6 +17,16 @@ export const CASE_ITEMS_TABLE = 'forensic_case_items';
 export const CASE_ANNOTATIONS_TABLE = 'forensic_case_annotations';
 /** Failed cases an analyst removed: one row each, append-only (what was asked, why it failed, when it was removed). */
 export const CASE_REMOVALS_TABLE = 'forensic_case_removals';
+/**
+ * A finished case's large texts (the export, the timeline and, for a case stored before migration 6, the whole view),
+ * one row each keyed by case id and name: the case row stays small, so reading its columns (the custody anchors, the
+ * owner, the failure message) never walks the texts' overflow pages.
+ */
+export const CASE_TEXTS_TABLE = 'forensic_case_texts';
+
+/** The large texts of a case: the name in the texts table and the case-row column that held it before migration 9. */
+export type CaseTextName = 'view' | 'export' | 'timeline';
+const TEXT_COLUMNS = { view: 'view_json', export: 'export_json', timeline: 'timeline_json' } as const satisfies Record<CaseTextName, string>;
 
 /**
  * The triggers that make a case-partitioned ledger table append-only: no UPDATE, no DELETE, and an INSERT must extend
@@ -165,6 +175,25 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 9,
+    name: 'the large texts of a case (whole view, export, timeline) moved from the case row to a table of their own',
+    up(db) {
+      // A removed failed case takes what a full disk left of its texts with it, as the texts in its row did.
+      db.exec(`
+        CREATE TABLE ${CASE_TEXTS_TABLE} (
+          case_id TEXT NOT NULL REFERENCES ${CASES_TABLE} (id) ON DELETE CASCADE,
+          name TEXT NOT NULL CHECK (name IN ('view', 'export', 'timeline')),
+          text TEXT NOT NULL,
+          PRIMARY KEY (case_id, name)
+        );
+      `);
+      for (const [name, column] of Object.entries(TEXT_COLUMNS)) {
+        db.prepare(`INSERT INTO ${CASE_TEXTS_TABLE} (case_id, name, text) SELECT id, ?, ${column} FROM ${CASES_TABLE} WHERE ${column} IS NOT NULL ORDER BY rowid`).run(name);
+        db.exec(`ALTER TABLE ${CASES_TABLE} DROP COLUMN ${column}`);
+      }
+    },
+  },
 ];
 
 /**
@@ -224,6 +253,19 @@ const ITEM_KINDS = { event: 'events', node: 'nodes', edge: 'edges' } as const sa
 /** Whether the store has the items table (a store opened before migration 6 has not). */
 function hasItemsTable(db: Database): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(CASE_ITEMS_TABLE) !== undefined;
+}
+
+/** Whether the store has the texts table (before migration 9 the texts were columns of the case row). */
+function hasTextsTable(db: Database): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(CASE_TEXTS_TABLE) !== undefined;
+}
+
+/** One of a case's large texts as stored, null when it has none (or no such case). */
+export function caseText(db: Database, id: string, name: CaseTextName): string | null {
+  const row = hasTextsTable(db)
+    ? (db.prepare(`SELECT text FROM ${CASE_TEXTS_TABLE} WHERE case_id = ? AND name = ?`).get(id, name) as { text: string } | undefined)
+    : (db.prepare(`SELECT ${TEXT_COLUMNS[name]} AS text FROM ${CASES_TABLE} WHERE id = ?`).get(id) as { text: string | null } | undefined);
+  return row?.text ?? null;
 }
 
 /** How many items of a kind a case holds in the items table; null when it holds none (not done, or stored before migration 6). */
@@ -323,10 +365,7 @@ function hasErrorMessage(db: Database): boolean {
   return db.prepare(`SELECT 1 FROM pragma_table_info('${CASES_TABLE}') WHERE name = 'error_message'`).get() !== undefined;
 }
 
-/**
- * error_message comes after the large texts in the row: reading it walks their overflow pages (a tenth of a second
- * and more for a large case), so it is read only where it is shown, for a failed case (which keeps no texts).
- */
+/** The failure message is shown for a failed case only. */
 function summaryColumns(db: Database): string {
   return hasErrorMessage(db) ? `${BASE_COLUMNS}, CASE WHEN status = 'failed' THEN error_message END AS error_message` : `${BASE_COLUMNS}, NULL AS error_message`;
 }
@@ -418,10 +457,14 @@ export function* caseWriteSteps(db: Database, id: string, p: PreparedCase, now: 
     checkWritable(db, id);
     work();
   }).immediate();
+  const texts = hasTextsTable(db);
   if (hasItemsTable(db)) {
     const insert = db.prepare(`INSERT INTO ${CASE_ITEMS_TABLE} (case_id, kind, seq, json) VALUES (?, ?, ?, ?)`);
     // Rows left by an earlier attempt that stopped part way (never a done case's: checkWritable).
-    tx(() => db.prepare(`DELETE FROM ${CASE_ITEMS_TABLE} WHERE case_id = ?`).run(id));
+    tx(() => {
+      db.prepare(`DELETE FROM ${CASE_ITEMS_TABLE} WHERE case_id = ?`).run(id);
+      if (texts) db.prepare(`DELETE FROM ${CASE_TEXTS_TABLE} WHERE case_id = ?`).run(id);
+    });
     yield;
     for (const { kind, json } of p.items) {
       for (let from = 0; from < json.length; ) {
@@ -439,9 +482,12 @@ export function* caseWriteSteps(db: Database, id: string, p: PreparedCase, now: 
   }
   // With item rows the whole view is not kept as one text as well (getCaseView puts it together from the export and
   // the items): the largest text, and the longest write, of a large case.
-  for (const column of hasItemsTable(db) ? (['export_json', 'timeline_json'] as const) : (['view_json', 'export_json', 'timeline_json'] as const)) {
-    const text = column === 'view_json' ? p.viewJson() : column === 'export_json' ? p.exportJson : p.timelineJson;
-    tx(() => db.prepare(`UPDATE ${CASES_TABLE} SET ${column} = ? WHERE id = ?`).run(text, id));
+  for (const name of hasItemsTable(db) ? (['export', 'timeline'] as const) : (['view', 'export', 'timeline'] as const)) {
+    const text = name === 'view' ? p.viewJson() : name === 'export' ? p.exportJson : p.timelineJson;
+    tx(() => {
+      if (texts) db.prepare(`INSERT INTO ${CASE_TEXTS_TABLE} (case_id, name, text) VALUES (?, ?, ?) ON CONFLICT (case_id, name) DO UPDATE SET text = excluded.text`).run(id, name, text);
+      else db.prepare(`UPDATE ${CASES_TABLE} SET ${TEXT_COLUMNS[name]} = ? WHERE id = ?`).run(text, id);
+    });
     yield;
   }
   const ledger = db.prepare(`INSERT INTO ${CASE_CUSTODY_TABLE} (case_id, seq, at, kind, actor, payload, prev_hash, hash) VALUES (@case_id, @seq, @at, @kind, @actor, @payload, @prev_hash, @hash)`);
@@ -485,7 +531,9 @@ export function* discardPartialCase(db: Database, id: string): Generator<void, v
     }
   }
   db.transaction(() => {
-    if (notDone()) db.prepare(`UPDATE ${CASES_TABLE} SET view_json = NULL, export_json = NULL, timeline_json = NULL WHERE id = ? AND status != 'done'`).run(id);
+    if (!notDone()) return;
+    if (hasTextsTable(db)) db.prepare(`DELETE FROM ${CASE_TEXTS_TABLE} WHERE case_id = ?`).run(id);
+    else db.prepare(`UPDATE ${CASES_TABLE} SET view_json = NULL, export_json = NULL, timeline_json = NULL WHERE id = ? AND status != 'done'`).run(id);
   }).immediate();
 }
 
@@ -497,7 +545,8 @@ export function runSteps(steps: Generator<void, void, void>): void {
 /** Failed cases that still hold rows of a store that stopped part way (their removal failed too, for example on a full disk). */
 function casesWithLeftovers(db: Database): string[] {
   const items = hasItemsTable(db) ? ` OR EXISTS (SELECT 1 FROM ${CASE_ITEMS_TABLE} i WHERE i.case_id = c.id)` : '';
-  return (db.prepare(`SELECT id FROM ${CASES_TABLE} c WHERE status = 'failed' AND (view_json IS NOT NULL${items})`).all() as { id: string }[]).map((r) => r.id);
+  const texts = hasTextsTable(db) ? `EXISTS (SELECT 1 FROM ${CASE_TEXTS_TABLE} t WHERE t.case_id = c.id)` : 'view_json IS NOT NULL';
+  return (db.prepare(`SELECT id FROM ${CASES_TABLE} c WHERE status = 'failed' AND (${texts}${items})`).all() as { id: string }[]).map((r) => r.id);
 }
 
 /** Removes the partial rows of every failed case (at start: a failure whose clean-up could not finish). */
@@ -523,22 +572,23 @@ export function getCaseSummary(db: Database, id: string, jobId: string | null = 
 
 /** The stored analysis view of a finished case (every event the job kept), null before it finishes. */
 export function getCaseView(db: Database, id: string): AnalysisView | null {
-  const row = db.prepare(`SELECT status, view_json, export_json FROM ${CASES_TABLE} WHERE id = ?`).get(id) as { status: CaseStatus; view_json: string | null; export_json: string | null } | undefined;
-  if (row?.view_json) return JSON.parse(row.view_json) as AnalysisView;
-  if (row?.status !== 'done' || row.export_json === null || !hasItemsTable(db)) return null;
+  const whole = caseText(db, id, 'view');
+  if (whole) return JSON.parse(whole) as AnalysisView;
+  const row = db.prepare(`SELECT status FROM ${CASES_TABLE} WHERE id = ?`).get(id) as { status: CaseStatus } | undefined;
+  const exportText = row?.status === 'done' && hasItemsTable(db) ? caseText(db, id, 'export') : null;
+  if (exportText === null) return null;
   // Stored with item rows: the export holds every other part of the view, in the view's key order.
-  const exported = JSON.parse(row.export_json) as AnalysisView;
+  const exported = JSON.parse(exportText) as AnalysisView;
   const all = <T>(kind: CaseItemKind): T[] => caseItemsJson(db, id, kind, 0, Number.MAX_SAFE_INTEGER).map((json) => JSON.parse(json) as T);
   return { ...exported, nodes: all('node'), edges: all('edge'), events: all('event') };
 }
 
 /** The stored export of a finished case (the stories with their events, nodes and edges), null before it finishes. */
 export function getCaseExport(db: Database, id: string): AnalysisView | null {
-  const row = db.prepare(`SELECT export_json, view_json IS NOT NULL AS has_view FROM ${CASES_TABLE} WHERE id = ?`).get(id) as { export_json: string | null; has_view: number } | undefined;
-  if (!row) return null;
-  if (row.export_json !== null) return JSON.parse(row.export_json) as AnalysisView;
+  const exportText = caseText(db, id, 'export');
+  if (exportText !== null) return JSON.parse(exportText) as AnalysisView;
   // Cases stored before migration 3 have only the whole view.
-  const view = row.has_view ? getCaseView(db, id) : null;
+  const view = getCaseView(db, id);
   return view === null ? null : exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER });
 }
 
@@ -548,11 +598,11 @@ export function getCaseExport(db: Database, id: string): AnalysisView | null {
  * case has no stored timeline (not done, or stored before migration 4).
  */
 export function getCaseTimelineView(db: Database, id: string): AnalysisView | null {
-  const row = db.prepare(`SELECT timeline_json FROM ${CASES_TABLE} WHERE id = ?`).get(id) as { timeline_json: string | null } | undefined;
-  if (!row?.timeline_json) return null;
+  const timeline = caseText(db, id, 'timeline');
+  if (!timeline) return null;
   const exported = getCaseExport(db, id);
   if (exported === null) return null;
-  const t = JSON.parse(row.timeline_json) as Pick<AnalysisView, 'events' | 'eventsTruncated'>;
+  const t = JSON.parse(timeline) as Pick<AnalysisView, 'events' | 'eventsTruncated'>;
   return { ...exported, events: t.events, eventsTruncated: t.eventsTruncated };
 }
 
@@ -577,8 +627,7 @@ const UNRECORDED_MESSAGE = 'the analysis stopped and its failure could not be re
 export function failInterruptedCases(db: Database, now: string, alive: (owner: string | null, id: string) => boolean = caseOwnerAlive, knownLive: (id: string) => boolean = () => false): number {
   const messages = hasErrorMessage(db);
   const owners = hasOwnerColumn(db);
-  // The owner comes after the large texts in the row (a case being stored has them): it is read only for the cases
-  // not known to be live (`knownLive`: this process's cases whose job is running), so reading those walks no overflow.
+  // The owner is read only for the cases not known to be live (`knownLive`: this process's cases whose job is running).
   const ownerOf = db.prepare(`SELECT ${owners ? 'owner' : 'NULL AS owner'} FROM ${CASES_TABLE} WHERE id = ?`);
   const rows = (db.prepare(`SELECT id FROM ${CASES_TABLE} WHERE status IN ('queued', 'running')`).all() as { id: string }[])
     .filter((r) => !knownLive(r.id))
