@@ -1,4 +1,4 @@
-// A selected timeline event: every field (System and EventData for EVTX, the parsed fields for other kinds), its raw record read again from the evidence, its detections, and the analyst's tags and note.
+// A selected timeline event: every field (System and EventData for EVTX, the parsed fields for other kinds), its raw record read again from the evidence, its detections, and the analyst's tags and note with every earlier version.
 import { useState } from 'react';
 import type { ApiError} from '../../api/client';
 import { type ApiClient, asApiError } from '../../api/client';
@@ -8,6 +8,7 @@ import { indicatorsIn, type Finding } from '../../components/SendToModel';
 import { Progress } from '../../components/Progress';
 import { useLoad } from '../../components/useLoad';
 import { utcTime } from '../../components/time';
+import { AnnotationHistoryList } from './AnnotationHistory';
 import { LevelBadge } from './Detections';
 import { eventFieldGroups, MAX_TAGS, parseTags } from './detail-model';
 import { findingTitle, zonedTime } from './model';
@@ -232,6 +233,7 @@ export function EventDetailPanel({ event, inStory, detections, annotation, link 
           <RawRecord key={event.eventId} event={event} link={link} />
           <h3>Tags and note</h3>
           <AnnotationEditor key={`${event.eventId}-${annotation?.seq ?? 0}`} event={event} annotation={annotation} link={link} />
+          <AnnotationHistoryList key={`history-${event.eventId}-${annotation?.seq ?? 0}`} client={link.client} base={link.base} caseId={link.caseId} eventId={event.eventId} versions={annotation?.versions ?? null} />
         </>
       )}
     </div>

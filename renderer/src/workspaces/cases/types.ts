@@ -1,6 +1,8 @@
 // The forensic contract types the Cases workspace reads (types only, from engines/core/contracts), and the artefact kinds the path form offers.
 export type {
   AnalysisView,
+  AnnotationHistory,
+  AnnotationVersion,
   AnnotationsView,
   CaseDetail,
   CaseSummary,
