@@ -9,6 +9,7 @@ import type { ApiError } from '../../api/client';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { downloadJson } from '../../components/download';
 import { ErrorNote } from '../../components/ErrorNote';
+import { jobBarFraction } from '../../components/Progress';
 import { useShell } from '../../shell/context';
 import { activeJobs, effectiveTheme } from '../../store';
 import { useSystemPrefersDark } from '../../shell/useTheme';
@@ -18,7 +19,7 @@ import { EvidenceGraph } from './EvidenceGraph';
 import { EvidenceMatrix } from './EvidenceMatrix';
 import { History } from './History';
 import { Hypotheses } from './Hypotheses';
-import { caseWaiting, downloadName, parseCaseText, rankedHypotheses } from './model';
+import { caseAssessing, caseWaiting, downloadName, parseCaseText, rankedHypotheses } from './model';
 import { ResultSummary } from './ResultSummary';
 import { CaseSources } from './CaseSources';
 import './assessment.css';
@@ -187,7 +188,7 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
   const themePref = useShell((s) => s.theme);
   const theme = effectiveTheme(themePref, useSystemPrefersDark());
   // The service runs the assessment as a job; its progress events give the bar a real fraction.
-  const progress = running ? activeJobs(jobs).filter((j) => j.service === service.name).at(-1)?.fraction : undefined;
+  const progress = running ? jobBarFraction(activeJobs(jobs).filter((j) => j.service === service.name).at(-1)) : undefined;
 
   const loadHistory = useCallback(
     async (offset: number): Promise<void> => {
@@ -305,7 +306,11 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
           {!shown ? (
             <section className="panel empty-result">
               <h2>No assessment shown</h2>
-              {text.trim() !== '' ? (
+              {running ? (
+                <p className="muted" data-testid="assessment-running">
+                  {caseAssessing(origin)} The ranked hypotheses show here when the service is done.
+                </p>
+              ) : text.trim() !== '' ? (
                 <p className="muted" data-testid="assessment-ready">
                   {caseWaiting(origin)} Press <strong>Run assessment</strong> (or Ctrl+Enter in the editor) to assess it. Past assessments in the history reopen here.
                 </p>

@@ -251,3 +251,8 @@ export function caseSources(kase: unknown): CaseSource[] {
 export function caseWaiting(origin: string | null): string {
   return origin !== null && origin !== '' ? `The case from ${origin} is in the editor, not assessed yet.` : 'A case is in the editor, not assessed yet.';
 }
+
+/** What the empty result says while the case in the editor is being assessed (never "press Run" while it runs). */
+export function caseAssessing(origin: string | null): string {
+  return origin !== null && origin !== '' ? `Assessing the case from ${origin}…` : 'Assessing the case in the editor…';
+}

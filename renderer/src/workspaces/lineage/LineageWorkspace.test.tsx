@@ -1,7 +1,9 @@
 // @vitest-environment jsdom
 // The Lineage gate's note about trusted keys: none yet (where every workstation starts) is said calmly; a configured key that cannot be used is an error.
-import { cleanup, configure, render, screen } from '@testing-library/react';
+// Its bar while a demo scenario waits in the job queue is striped, not an empty bar that reads as nothing happening.
+import { cleanup, configure, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { JobInfo } from '../../../../engines/core/contracts/gateway';
 import type { ApiClient } from '../../api/client';
 import type { ProvgateHealth } from '../../../../engines/core/contracts/provgate';
 import { ShellContext } from '../../shell/context';
@@ -13,14 +15,16 @@ afterEach(cleanup);
 
 const service = { name: 'provgate', title: 'Provenance gate', workspace: 'Lineage', base: '/svc/provgate' };
 
-/** The workspace inside the shell it expects (its store and client). */
-function show(health: ProvgateHealth): void {
+/** The workspace inside the shell it expects (its store and client); returns the store. */
+function show(health: ProvgateHealth): ReturnType<typeof createShellStore> {
   const api = client(health);
+  const store = createShellStore();
   render(
-    <ShellContext.Provider value={{ store: createShellStore(), client: api, retry: () => undefined }}>
+    <ShellContext.Provider value={{ store, client: api, retry: () => undefined }}>
       <LineageWorkspace service={service} client={api} />
     </ShellContext.Provider>,
   );
+  return store;
 }
 
 function client(health: ProvgateHealth): ApiClient {
@@ -33,7 +37,8 @@ function client(health: ProvgateHealth): ApiClient {
   return {
     apiBase: 'http://127.0.0.1:1',
     get: answer,
-    post: () => Promise.reject(new Error('not served here')),
+    // A demo never answers here, so the workspace stays in its running state.
+    post: () => new Promise<never>(() => undefined),
     put: () => Promise.reject(new Error('not served here')),
     patch: () => Promise.reject(new Error('not served here')),
     delete: () => Promise.reject(new Error('not served here')),
@@ -56,5 +61,17 @@ describe('Lineage gate: the trusted-key note', () => {
     const note = await screen.findByTestId('trust-warning');
     expect(note.textContent).toContain('(GATE_PUBKEY is not an Ed25519 public key)');
     expect(note.className).toContain('neg');
+  });
+});
+
+describe('Lineage gate: the bar while a demo scenario runs', () => {
+  it('is striped (no value) while the job waits in the queue', async () => {
+    const store = show({ status: 'ok', service: 'provgate', version: '0', trustedKeys: 0 });
+    const queued: JobInfo = { id: 'j1', service: 'provgate', type: 'provgate.demo', state: 'queued', fraction: 0, started_at: '2026-12-02T11:00:00.000Z' };
+    store.getState().setJobs([queued]);
+    fireEvent.click(document.querySelector('[data-scenario="cve-origin"]')!);
+    const bar = (await screen.findByTestId('gate-progress')).querySelector('[role="progressbar"]')!;
+    expect(bar.getAttribute('aria-valuenow')).toBeNull();
+    expect(bar.className).toContain('progress--unknown');
   });
 });

@@ -5,7 +5,7 @@ import type { ApiError} from '../../api/client';
 import { asApiError } from '../../api/client';
 import { OpenFileButton } from '../../components/OpenFileButton';
 import { ErrorNote, LocalErrorNote } from '../../components/ErrorNote';
-import { Progress } from '../../components/Progress';
+import { jobBarFraction, Progress } from '../../components/Progress';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { useFileDrop } from '../../components/useFileDrop';
 import { useShell } from '../../shell/context';
@@ -46,7 +46,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
     useShell((x) => x.theme),
     useSystemPrefersDark(),
   );
-  const jobFraction = s.busy ? activeJobs(jobs).filter((j) => j.service === service.name).at(-1)?.fraction : undefined;
+  const jobFraction = s.busy ? jobBarFraction(activeJobs(jobs).filter((j) => j.service === service.name).at(-1)) : undefined;
 
   useEffect(() => {
     void store.getState().loadRuns(0);

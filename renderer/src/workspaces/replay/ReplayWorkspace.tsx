@@ -4,7 +4,7 @@ import type { ReplayAnalysis, ReplayHealth, Story, StoryPage, StorySummary } fro
 import { type ApiError, asApiError } from '../../api/client';
 import { OpenFileButton } from '../../components/OpenFileButton';
 import { ErrorNote, LocalErrorNote } from '../../components/ErrorNote';
-import { Progress } from '../../components/Progress';
+import { jobBarFraction, Progress } from '../../components/Progress';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { useFileDrop } from '../../components/useFileDrop';
 import { useShell } from '../../shell/context';
@@ -79,7 +79,7 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
   // While the service works, its job's progress events (over /api/events) give the bar a real fraction.
   const analysing = busy?.what === 'demo' || (busy?.what === 'upload' && busy.progress.phase === 'analysing');
   const job = analysing ? activeJobs(jobs).filter((j) => j.service === service.name).at(-1) : undefined;
-  const jobFraction = job?.fraction;
+  const jobFraction = jobBarFraction(job);
   const maxUpload = health?.limits.max_upload_bytes ?? DEFAULT_MAX_UPLOAD;
   const maxBenign = health?.limits.max_benign_flows ?? MAX_DEMO_BENIGN;
 

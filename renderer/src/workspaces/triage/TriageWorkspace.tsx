@@ -9,7 +9,7 @@ import { asApiError } from '../../api/client';
 import { downloadJson, downloadText } from '../../components/download';
 import { ErrorNote, LocalErrorNote } from '../../components/ErrorNote';
 import { OpenFileButton } from '../../components/OpenFileButton';
-import { Progress } from '../../components/Progress';
+import { jobBarFraction, Progress } from '../../components/Progress';
 import { SendToButton } from '../../components/SendTo';
 import { indicatorsIn, mergeIndicators } from '../../components/SendToModel';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
@@ -101,7 +101,7 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
   const nextId = useRef(1);
   const jobs = useShell((s) => s.jobs);
   // While the service analyses, its job's progress events (over /api/events) give the bar a real fraction.
-  const jobFraction = progress?.phase === 'analysing' ? activeJobs(jobs).filter((j) => j.service === service.name).at(-1)?.fraction : undefined;
+  const jobFraction = progress?.phase === 'analysing' ? jobBarFraction(activeJobs(jobs).filter((j) => j.service === service.name).at(-1)) : undefined;
   const busy = progress !== null;
   const shown = storedShown ?? history.find((e) => e.id === shownId) ?? null;
   const result = shown?.result;
