@@ -105,7 +105,11 @@ describe('FlowsWorkspace', () => {
     const { client, posts } = fakeClient();
     render(<FlowsWorkspace service={service} client={client} />);
     fireEvent.click(screen.getByTestId('flows-run'));
+    // Started, no stage yet: the bar is striped (no value), not an empty bar.
+    await waitFor(() => expect(screen.getByTestId('flows-progress').textContent).toContain('starting'));
+    expect(screen.getByRole('progressbar', { name: 'Study progress' }).getAttribute('aria-valuenow')).toBeNull();
     await waitFor(() => expect(screen.getByTestId('flows-progress').textContent).toContain('attacking gbdt'));
+    expect(screen.getByRole('progressbar', { name: 'Study progress' }).getAttribute('aria-valuenow')).toBe('30');
     expect(posts[0]).toEqual({ path: '/svc/flowdet/studies', body: { kind: 'run', data: 'synthetic', quick: true, save_model: true } });
     await waitFor(() => expect(screen.getByTestId('flows-report')).toBeTruthy());
     expect(screen.getByTestId('flows-detectors').textContent).toContain('0.990');

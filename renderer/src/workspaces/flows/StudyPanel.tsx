@@ -138,7 +138,8 @@ export function StudyPanel({ client, base, onReport, onDone }: { readonly client
       {study && (
         <div className="row flows-study__progress" data-testid="flows-progress" data-status={study.status}>
           <span className="muted">{study.status === 'running' ? (study.progress.stage ?? 'starting') : `study ${study.status}`}</span>
-          {study.status === 'running' && <Progress fraction={study.progress.fraction} label="Study progress" />}
+          {/* Before its first stage the study reports 0: a striped bar says it is working, an empty one would say nothing happens. */}
+          {study.status === 'running' && <Progress fraction={study.progress.fraction > 0 ? study.progress.fraction : undefined} label="Study progress" />}
         </div>
       )}
       {localError && (
