@@ -73,9 +73,12 @@ describe.skipIf(!browserSuiteRuns())('Replay workspace in Chromium', () => {
     // Before anything is run the page says what to do.
     expect(await page.getByTestId('replay-result').innerText()).toContain('Run demo');
     await page.getByTestId('demo-benign').fill('12');
-    await page.getByTestId('run-demo').click();
+    // From the keyboard: Run demo is disabled while it runs, and focus comes back on the Story tab it opens, not the page.
+    await page.getByTestId('run-demo').focus();
+    await page.keyboard.press('Enter');
     const view = page.getByTestId('story-view');
     await view.waitFor({ timeout: 60_000 });
+    await waitForExpression(page, `document.activeElement?.dataset.testid === 'tab-story'`, 10_000);
 
     // The synthetic intrusion is one story; the benign flows add flows but no story.
     expect(await stat(page, 'reduction-stats', 'stories')).toBe(1);
@@ -265,6 +268,9 @@ describe.skipIf(!browserSuiteRuns())('Replay workspace in Chromium', () => {
     await page.getByTestId('flows-apply').click();
     await expect.poll(() => tableTotal(page, 'flows-table')).toBe(30);
     await page.getByTestId('flows-view').screenshot({ path: path.join(SHOTS, 'replay-flows-ftp-light.png') });
+    // Its timeline starts at most one flow per slice: the count axis reads 0 and 1, never half a flow.
+    await page.getByTestId('tab-overview').click();
+    expect(await page.getByTestId('capture-timeline').locator('text[data-axis="y"]').allTextContents()).toEqual(['0', '1']);
 
     // An alert in no story is still reachable: vnc-scanner's single low alert.
     await page.getByTestId('capture-file').setInputFiles(VNC);

@@ -1,5 +1,5 @@
 // The right-hand side of the Replay workspace: which analysis is browsed, and its tabs (story, alerts, flows, overview).
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import type { AnalysisDetail, AnalysisPage, ReplayHealth } from '../../../../engines/core/contracts/replay';
 import { type ApiClient, type ApiError, asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
@@ -44,9 +44,11 @@ export interface ReplayTabsProps {
   readonly onOpenStory: (id: string) => void;
   /** The Story tab's content (the story view or what to do to get one). */
   readonly storyPane: ReactNode;
+  /** Set to the selected tab, so the workspace can hand it focus after an analysis. */
+  readonly selectedTabRef?: RefObject<HTMLButtonElement | null>;
 }
 
-export function ReplayTabs({ client, base, health, analysisId, onAnalysis, refresh, tab, onTab, request, onOpenStory, storyPane }: ReplayTabsProps) {
+export function ReplayTabs({ client, base, health, analysisId, onAnalysis, refresh, tab, onTab, request, onOpenStory, storyPane, selectedTabRef }: ReplayTabsProps) {
   const [analyses, setAnalyses] = useState<AnalysisPage | null>(null);
   const [detail, setDetail] = useState<AnalysisDetail | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
@@ -125,6 +127,7 @@ export function ReplayTabs({ client, base, health, analysisId, onAnalysis, refre
               key={t.id}
               ref={(el) => {
                 if (el) tabRefs.current.set(t.id, el);
+                if (el && tab === t.id && selectedTabRef) selectedTabRef.current = el;
               }}
               type="button"
               role="tab"

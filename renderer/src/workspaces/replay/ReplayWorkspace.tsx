@@ -7,6 +7,7 @@ import { ErrorNote, LocalErrorNote } from '../../components/ErrorNote';
 import { jobBarFraction, Progress } from '../../components/Progress';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { useFileDrop } from '../../components/useFileDrop';
+import { useFocusWhenLost } from '../../components/useDialogFocus';
 import { useShell } from '../../shell/context';
 import { useSystemPrefersDark } from '../../shell/useTheme';
 import { activeJobs, effectiveTheme } from '../../store';
@@ -69,6 +70,10 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
   const [analysisId, setAnalysisId] = useState<string | null>(null);
   const [tab, setTab] = useState<ReplayTab>('story');
   const [stored, setStored] = useState(0);
+  // Open capture and Run demo are disabled while they run, which leaves focus on the page: the tab shown takes it (the
+  // story's, or the overview's for a capture without a story).
+  const selectedTab = useRef<HTMLButtonElement>(null);
+  useFocusWhenLost(selectedTab, stored > 0 ? stored : null);
   const [request, setRequest] = useState<TabRequest | null>(null);
 
   const jobs = useShell((s) => s.jobs);
@@ -372,6 +377,7 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
             onTab={setTab}
             request={request}
             onOpenStory={(id) => void openStory(id)}
+            selectedTabRef={selectedTab}
             storyPane={
               <>
                 {storyError && <ErrorNote error={storyError} title="The story could not be opened" />}

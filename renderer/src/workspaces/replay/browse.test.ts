@@ -1,6 +1,6 @@
 // The alert and flow browsers' pure pieces: filters checked before sending, times, sizes, sort clicks, chart scales.
 import { describe, expect, it } from 'vitest';
-import { alertQuery, bytes, flowQuery, NO_ALERT_FILTERS, NO_FLOW_FILTERS, nextSort, niceMax, pageLabel, parseUtc, utcField, widthLabel } from './browse';
+import { alertQuery, bytes, countTicks, flowQuery, NO_ALERT_FILTERS, NO_FLOW_FILTERS, nextSort, niceMax, pageLabel, parseUtc, utcField, widthLabel } from './browse';
 
 describe('filters to query parameters', () => {
   it('sends only what is set, and checks hosts, ports, protocols and times here', () => {
@@ -41,6 +41,11 @@ describe('display', () => {
     expect(niceMax(0)).toBe(1);
     expect(niceMax(18)).toBe(20);
     expect(niceMax(2100)).toBe(2500);
+    // The axis of counts has no half flow: a top of 1 or 5 keeps only whole ticks.
+    expect(countTicks(1)).toEqual([0, 1]);
+    expect(countTicks(5)).toEqual([0, 5]);
+    expect(countTicks(20)).toEqual([0, 10, 20]);
+    expect(countTicks(2500)).toEqual([0, 1250, 2500]);
     expect(widthLabel(0.1)).toBe('100 ms');
     expect(widthLabel(5)).toBe('5 s');
     expect(widthLabel(120)).toBe('2 min');

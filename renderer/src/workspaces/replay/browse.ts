@@ -130,6 +130,11 @@ export function niceMax(max: number): number {
   return 10 * scale;
 }
 
+/** The y axis of a timeline of counts (flows, packets, bytes): 0, the middle and `max`, without a middle that is no whole count ("0.5" flows). */
+export function countTicks(max: number): number[] {
+  return [0, max / 2, max].filter((v, i, all) => Number.isInteger(v) && all.indexOf(v) === i);
+}
+
 /** A bucket width as "500 ms", "5 s", "2 min", "1 h". */
 export function widthLabel(seconds: number): string {
   if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;

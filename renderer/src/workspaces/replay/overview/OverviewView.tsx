@@ -1,7 +1,7 @@
 // The capture at a glance: what it holds (packets, flows, alerts, stories, with what each counts), the protocol breakdown and the timeline of flows, bytes and alerts.
 import { useState } from 'react';
 import type { AnalysisDetail, CaptureOverview } from '../../../../../engines/core/contracts/replay';
-import { bytes, metricText, metricValue, niceMax, utcField, widthLabel, type TimelineMetric } from '../browse';
+import { bytes, countTicks, metricText, metricValue, niceMax, utcField, widthLabel, type TimelineMetric } from '../browse';
 import { ReductionTable } from '../common';
 import { count, duration, percentOf, plural, utc } from '../model';
 
@@ -109,11 +109,11 @@ function TimelineChart({ timeline, onPick }: { readonly timeline: CaptureOvervie
       </p>
       <svg className="timeline-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${metric} per ${widthLabel(timeline.bucket_s)} over the capture, with alerts`}>
         <line x1={L} x2={W - R} y1={y(0)} y2={y(0)} className="timeline-chart__axis" />
-        {[0, 0.5, 1].map((f) => (
-          <g key={f}>
-            <line x1={L} x2={W - R} y1={y(max * f)} y2={y(max * f)} className="timeline-chart__grid" />
-            <text x={L - 4} y={y(max * f) + 4} textAnchor="end" className="timeline-chart__label">
-              {metricText(max * f, metric)}
+        {countTicks(max).map((v) => (
+          <g key={v}>
+            <line x1={L} x2={W - R} y1={y(v)} y2={y(v)} className="timeline-chart__grid" />
+            <text x={L - 4} y={y(v) + 4} textAnchor="end" className="timeline-chart__label" data-axis="y">
+              {metricText(v, metric)}
             </text>
           </g>
         ))}
