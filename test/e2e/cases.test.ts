@@ -251,6 +251,60 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
       expect(session.errors(page)).toEqual([]);
     }, 180_000);
 
+    it("annotates an event twice and lists both versions with what changed; the history read needs the token", async () => {
+      const page = await open('light');
+      await page.getByTestId('paths-input').fill('attack-samples/DE_1102_security_log_cleared.evtx');
+      await page.getByTestId('run-paths').click();
+      await page.getByTestId('case-summary').waitFor({ timeout: 120_000 });
+      await page.locator('.timeline__row').first().click();
+      const detail = page.getByTestId('event-detail');
+      await detail.getByTestId('annotate').waitFor({ timeout: 60_000 });
+      const eventId = (await detail.getAttribute('data-event-id')) ?? '';
+      const annotate = async (tags: string, note: string, version: number): Promise<void> => {
+        await detail.getByTestId('annotate-tags').fill(tags);
+        await detail.getByTestId('annotate-note').fill(note);
+        await detail.getByTestId('annotate-save').click();
+        await detail.getByTestId('annotate').getByText(new RegExp(`^version ${version}, `)).waitFor({ timeout: 60_000 });
+      };
+      await annotate('lateral, T1021', 'log cleared by the admin account', 1);
+      // One version: nothing to list beyond the editor.
+      expect(await detail.getByTestId('annotation-history').count()).toBe(0);
+      await annotate('lateral, confirmed', 'log cleared by the admin account, confirmed with the host owner', 2);
+      // Two: collapsed to "2 versions", opened from the keyboard, newest first with what the second changed.
+      const toggle = detail.getByTestId('annotation-history-toggle');
+      expect(await toggle.innerText()).toContain('2 versions');
+      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+      expect(await detail.getByTestId('annotation-version').count()).toBe(0);
+      await toggle.focus();
+      await page.keyboard.press('Enter');
+      await detail.getByTestId('annotation-version').nth(1).waitFor({ timeout: 60_000 });
+      expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+      const versions = detail.getByTestId('annotation-version');
+      expect(await versions.evaluateAll((els) => els.map((e) => e.getAttribute('data-version')))).toEqual(['2', '1']);
+      const second = await versions.nth(0).innerText();
+      expect(second).toContain('Version 2 (current)');
+      expect(second).toMatch(/Tags added:\s*confirmed/);
+      expect(second).toMatch(/Tags removed:\s*T1021/);
+      expect(await versions.nth(0).locator('ins').allInnerTexts()).toEqual([', confirmed with the host owner']);
+      expect(await versions.nth(0).locator('del').count()).toBe(0);
+      expect(await versions.nth(1).innerText()).toContain('First annotation: tags');
+      await detail.getByTestId('annotation-history').scrollIntoViewIfNeeded();
+      await detail.screenshot({ path: path.join(SHOTS, 'cases-annotation-history-light.png') });
+      await page.screenshot({ path: '/tmp/cases-annotation-history.png' });
+      // The route the list reads answers 401 without the workstation token, and both versions with it.
+      const { url, token } = session.workstation;
+      const cases = (await (await fetch(`${url}/svc/forensic/api/cases?limit=1`, { headers: { authorization: `Bearer ${token}` } })).json()) as { items: { id: string }[] };
+      const historyPath = `${url}/svc/forensic/api/cases/${cases.items[0]?.id ?? ''}/annotations/${eventId}`;
+      expect((await fetch(historyPath)).status).toBe(401);
+      const history = (await (await fetch(historyPath, { headers: { authorization: `Bearer ${token}` } })).json()) as { total: number; items: { version: number; tags: string[] }[] };
+      expect(history.total).toBe(2);
+      expect(history.items.map((v) => [v.version, v.tags])).toEqual([
+        [1, ['lateral', 'T1021']],
+        [2, ['lateral', 'confirmed']],
+      ]);
+      expect(session.errors(page)).toEqual([]);
+    }, 180_000);
+
     it('analyses an EVTX file below the evidence root, and refuses a path outside it without naming it', async () => {
       const page = await open('light');
       await page.getByTestId('paths-input').fill('attack-samples/DE_1102_security_log_cleared.evtx');

@@ -80,8 +80,8 @@ describe('AnnotationHistoryList', () => {
     expect(within(v2).getByText('Tags added:').querySelector('.annotation-tag--added')?.textContent).toBe('confirmed');
     expect(within(v2).getByText('Tags removed:').querySelector('.annotation-tag--removed')?.textContent).toBe('T1021');
     const diff = within(v2).getByTestId('annotation-note-diff');
-    expect([...diff.querySelectorAll('ins')].map((e) => e.textContent)).toEqual(['host, checked with its owner']);
-    expect([...diff.querySelectorAll('del')].map((e) => e.textContent)).toEqual(['host']);
+    expect([...diff.querySelectorAll('ins')].map((e) => e.textContent)).toEqual([', checked with its owner']);
+    expect(diff.querySelectorAll('del')).toHaveLength(0);
     expect(v1.textContent).toContain('First annotation: tags lateralT1021');
     expect(v1.textContent).toContain('first look at the host');
     // Closed again, nothing is read again.

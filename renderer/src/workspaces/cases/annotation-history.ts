@@ -1,4 +1,4 @@
-// What changed from one version of an event's annotation to the next: tags added and removed, and the note as a word diff (words with their trailing spaces) (old and new text in full when the note is too long to compare word by word).
+// What changed from one version of an event's annotation to the next: tags added and removed, and the note as a word diff (old and new text in full when the note is too long to compare word by word).
 import type { AnnotationVersion } from './types';
 
 export interface NotePart {
@@ -20,9 +20,20 @@ export interface VersionChange {
 /** Words compared at most (the product of both notes' word counts); longer notes are shown as old and new text. */
 export const MAX_DIFF_CELLS = 250_000;
 
-/** Words, each with the spaces after it (and the text's leading spaces as a token of their own), so joining them gives the text back. */
+/** Words, runs of spaces and single punctuation marks, so joining them gives the text back. */
 function tokens(s: string): string[] {
-  return s.match(/^\s+|\S+\s*/gu) ?? [];
+  return s.match(/\s+|[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu) ?? [];
+}
+
+/** Kept spaces or punctuation alone between two changes are shown as changed too, so a change reads as whole phrases, not a word here and there. */
+function phrases(parts: readonly NotePart[]): NotePart[] {
+  const out: NotePart[] = [];
+  parts.forEach((p, i) => {
+    const between = i > 0 && i < parts.length - 1 && parts[i - 1]?.kind !== 'same' && parts[i + 1]?.kind !== 'same';
+    if (p.kind === 'same' && between && !/[\p{L}\p{N}]/u.test(p.text)) out.push({ kind: 'removed', text: p.text }, { kind: 'added', text: p.text });
+    else out.push(p);
+  });
+  return out;
 }
 
 /** Between two kept runs, every removed word as one part, then every added word as one part. */
@@ -80,7 +91,7 @@ export function noteDiff(before: string, after: string): NotePart[] {
       i++;
     }
   }
-  return merged(parts);
+  return merged(phrases(merged(parts)));
 }
 
 /** What `v` changed from `before` (the version before it; undefined for the first version, or when it is not loaded and `v` is version 1). */
