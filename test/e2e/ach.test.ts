@@ -188,6 +188,8 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)(`ACH workspace in Chromium${
     await page.getByTestId('period-from').fill('2019');
     await page.getByTestId('period-to').fill('2021');
     await page.getByTestId('known-infrastructure').fill('G0099: 203.0.113.77');
+    // The shortlist's size says what it counts.
+    expect(await page.getByLabel('Shortlist size').evaluate((el) => (el as unknown as { parentElement: { textContent: string } }).parentElement.textContent.trim())).toMatch(/^Shortlist\s+groups$/);
     // Enter on Attribute: the button is disabled while it runs; the Shortlist heading takes the focus it lost.
     await page.getByTestId('run-attribute').focus();
     await page.keyboard.press('Enter');

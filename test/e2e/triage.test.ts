@@ -94,6 +94,8 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     expect(await sections.count()).toBe(3);
     expect(await sections.locator('td:first-child').allInnerTexts()).toEqual(['.text', '.rdata', '.data']);
     expect(await sections.locator('.sections__flags code').allInnerTexts()).toEqual(['r-x', 'r--', 'rw-']);
+    // The sizes say their unit (the Overview writes KiB, the table whole bytes).
+    expect(await page.getByTestId('triage-sections').locator('thead th.num').allInnerTexts()).toEqual(['Virtual address', 'Virtual size (bytes)', 'Raw size (bytes)']);
     expect(await page.getByTestId('triage-entropy-plot').locator('rect.eplot__rect').count()).toBe(4); // headers + 3 sections
     expect(await page.getByTestId('triage-overlay').innerText()).toContain('None');
     await page.screenshot({ path: path.join(SHOTS, 'triage-sections-light.png') });

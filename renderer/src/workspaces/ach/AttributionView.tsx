@@ -80,7 +80,8 @@ export function AttributionView({ client, base, text, onText, useClassifier }: A
           </label>
           <label>
             Shortlist{' '}
-            <input type="number" min={1} max={50} value={shortlist} onChange={(e) => setShortlist(Math.max(1, Math.min(50, Math.trunc(Number(e.target.value)) || 8)))} aria-label="Shortlist size" />
+            <input type="number" min={1} max={50} value={shortlist} onChange={(e) => setShortlist(Math.max(1, Math.min(50, Math.trunc(Number(e.target.value)) || 8)))} aria-label="Shortlist size" />{' '}
+            groups
           </label>
         </div>
         <label className="ach__attr-infra">

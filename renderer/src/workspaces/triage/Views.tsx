@@ -239,8 +239,8 @@ export function SectionsPanel({ result }: { readonly result: TriageResult }) {
               <th>Name</th>
               <th className="sections__chart">Entropy</th>
               <th className="num">Virtual address</th>
-              <th className="num">Virtual size</th>
-              <th className="num">Raw size</th>
+              <th className="num">Virtual size (bytes)</th>
+              <th className="num">Raw size (bytes)</th>
               <th title="r, w, x: readable, writable, executable; then what it holds (hover for every flag)">Access</th>
             </tr>
           </thead>
