@@ -26,7 +26,7 @@ import { EVENTS_PAGE_DEFAULT, EVENTS_PAGE_MAX } from './paging.js';
 import { sendStreamedJson } from './stream-json.js';
 import { searchCase } from './search.js';
 import { parseSearchRequest } from '../core/search.js';
-import { CASE_OWNER, caseCustody, caseItemCount, caseItemsJson, caseOwnerAlive, caseWriteSteps, countCases, createCase, DEFAULT_MAX_EVENTS, discardLeftovers, discardPartialCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseView, type CaseItemKind, listCases, prepareCase, setCaseStatus } from './store.js';
+import { CASE_OWNER, caseCustody, caseItemCount, caseItemsJson, caseOwnerAlive, caseWriteSteps, countCases, createCase, DEFAULT_MAX_EVENTS, discardLeftovers, discardPartialCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseView, type CaseItemKind, leanEventJson, listCases, prepareCase, setCaseStatus } from './store.js';
 import { findResourcesDir } from '../core/resources.js';
 
 /** Spec to_dict default: the stories kept. */
@@ -342,7 +342,9 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
       const total = allEvents ? stored : exported.events.length;
       const end = Math.min(total, offset + limit);
       const count = Math.max(0, end - offset);
-      const read = (kind: CaseItemKind, base: number) => (from: number, to: number) => caseItemsJson(ctx.db, summary.id, kind, base + from, base + to);
+      // Without attributes (the timeline): the raw record reference goes too (GET .../events/{eventId} has both), as
+      // each event is stored beside its whole text.
+      const read = (kind: CaseItemKind, base: number) => (from: number, to: number) => caseItemsJson(ctx.db, summary.id, kind, base + from, base + to, !attributes);
       const { events: storyEvents, nodes, edges, stories, ...rest } = exported;
       const analysis = annotated(summary.id, { ...rest, eventsTruncated: exported.eventsTruncated || end < total, eventsPage: { offset, limit, total } } as AnalysisView);
       // Large arrays come from their own rows in batches; the stories' export is small and already in memory.
@@ -356,8 +358,8 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
           nodes: wholeGraph ? { count: caseItemCount(ctx.db, summary.id, 'node') ?? 0, read: read('node', 0) } : { items: nodes },
           edges: wholeGraph ? { count: caseItemCount(ctx.db, summary.id, 'edge') ?? 0, read: read('edge', 0) } : { items: edges },
         },
-        // Without attributes (the timeline): the raw record reference goes too; GET .../events/{eventId} has both.
-        attributes ? undefined : (key, json) => (key === 'events' ? JSON.stringify({ ...(JSON.parse(json) as Record<string, unknown>), attributes: {}, raw: undefined }) : json),
+        // The stories' events (in memory) without attributes the same way.
+        attributes || allEvents ? undefined : (key, json) => (key === 'events' ? leanEventJson(json) : json),
       );
     }),
   );

@@ -194,6 +194,14 @@ export const migrations: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 10,
+    name: 'each stored event also without its attributes and raw record reference (lean), for the timeline pages',
+    up(db) {
+      // Rows stored before keep lean NULL: their pages drop the attributes as they are read (caseItemsJson).
+      db.exec(`ALTER TABLE ${CASE_ITEMS_TABLE} ADD COLUMN lean TEXT`);
+    },
+  },
 ];
 
 /**
@@ -268,17 +276,43 @@ export function caseText(db: Database, id: string, name: CaseTextName): string |
   return row?.text ?? null;
 }
 
-/** How many items of a kind a case holds in the items table; null when it holds none (not done, or stored before migration 6). */
+/**
+ * How many items of a kind a case holds in the items table; null when it holds none (not done, or stored before
+ * migration 6). A kind's items are stored with seq 0 to n - 1, so n is the last seq + 1: one lookup at the end of the
+ * key, where COUNT(*) would read every row of the case (the rows hold the items' JSON).
+ */
 export function caseItemCount(db: Database, id: string, kind: CaseItemKind): number | null {
   if (!hasItemsTable(db)) return null;
-  const stored = db.prepare(`SELECT 1 FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? LIMIT 1`).get(id) !== undefined;
-  if (!stored) return null;
-  return (db.prepare(`SELECT COUNT(*) AS n FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind = ?`).get(id, kind) as { n: number }).n;
+  const last = (db.prepare(`SELECT MAX(seq) AS m FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind = ?`).get(id, kind) as { m: number | null }).m;
+  if (last !== null) return last + 1;
+  return db.prepare(`SELECT 1 FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? LIMIT 1`).get(id) !== undefined ? 0 : null;
 }
 
-/** The JSON text of items [from, to) of a kind, in view order: one short query per batch, so no cursor stays open across awaits. */
-export function caseItemsJson(db: Database, id: string, kind: CaseItemKind, from: number, to: number): string[] {
-  return (db.prepare(`SELECT json FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind = ? AND seq >= ? AND seq < ? ORDER BY seq`).all(id, kind, from, to) as { json: string }[]).map((r) => r.json);
+/**
+ * An event's JSON text without its attributes (`{}`) and raw record reference, from its stored text: what the
+ * timeline pages (`attributes=false`) answer for it, stored beside it (the `lean` column) from migration 10 on.
+ */
+export function leanEventJson(json: string): string {
+  return JSON.stringify({ ...(JSON.parse(json) as Record<string, unknown>), attributes: {}, raw: undefined });
+}
+
+/** Whether the items table has migration 10's lean texts. */
+function hasLeanColumn(db: Database): boolean {
+  return db.prepare(`SELECT 1 FROM pragma_table_info('${CASE_ITEMS_TABLE}') WHERE name = 'lean'`).get() !== undefined;
+}
+
+/**
+ * The JSON text of items [from, to) of a kind, in view order: one short query per batch, so no cursor stays open
+ * across awaits. `lean` (events): each without its attributes and raw record reference (leanEventJson), as stored
+ * beside it, or made from it for a row stored before migration 10.
+ */
+export function caseItemsJson(db: Database, id: string, kind: CaseItemKind, from: number, to: number, lean = false): string[] {
+  if (lean && kind === 'event' && hasLeanColumn(db)) {
+    const rows = db.prepare(`SELECT lean, CASE WHEN lean IS NULL THEN json END AS json FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind = ? AND seq >= ? AND seq < ? ORDER BY seq`).all(id, kind, from, to) as { lean: string | null; json: string | null }[];
+    return rows.map((r) => r.lean ?? leanEventJson(r.json as string));
+  }
+  const texts = (db.prepare(`SELECT json FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind = ? AND seq >= ? AND seq < ? ORDER BY seq`).all(id, kind, from, to) as { json: string }[]).map((r) => r.json);
+  return lean && kind === 'event' ? texts.map(leanEventJson) : texts;
 }
 
 /** One event of a finished case as stored (with its attributes and raw record reference), or null. */
@@ -394,7 +428,7 @@ export function setCaseStatus(db: Database, id: string, status: 'running' | 'fai
 
 /** Item rows one write step holds at most (a step also ends once its rows pass STORE_BATCH_BYTES). */
 export const STORE_BATCH_ROWS = 2000;
-/** Bytes of item JSON one write step holds at most (about). */
+/** Bytes of item JSON (with the events' lean texts) one write step holds at most (about). */
 export const STORE_BATCH_BYTES = 4 * 1024 * 1024;
 
 /**
@@ -408,8 +442,8 @@ export interface PreparedCase {
   viewJson(): string;
   readonly exportJson: string;
   readonly timelineJson: string;
-  /** Each kind's items in view order, one JSON text each. */
-  readonly items: readonly { readonly kind: CaseItemKind; readonly json: readonly string[] }[];
+  /** Each kind's items in view order, one JSON text each; events also lean (leanEventJson). */
+  readonly items: readonly { readonly kind: CaseItemKind; readonly json: readonly string[]; readonly lean?: readonly string[] }[];
   readonly custody: readonly StoredLedgerRow[];
   /** The ledger's anchors (its head hash and record count), written to the case row with status done. */
   readonly head: string;
@@ -428,7 +462,10 @@ export function prepareCase(view: AnalysisView, custody: readonly StoredLedgerRo
     exportJson: JSON.stringify(exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER })),
     // The workspace's timeline: every kept event, without attributes, read without parsing the whole view.
     timelineJson: JSON.stringify({ events: view.events.map(({ raw: _raw, ...e }) => ({ ...e, attributes: {} })), eventsTruncated: view.eventsTruncated }),
-    items: Object.entries(ITEM_KINDS).map(([kind, key]) => ({ kind: kind as CaseItemKind, json: (view[key] as readonly unknown[]).map((item) => JSON.stringify(item)) })),
+    items: Object.entries(ITEM_KINDS).map(([kind, key]) => {
+      const json = (view[key] as readonly unknown[]).map((item) => JSON.stringify(item));
+      return { kind: kind as CaseItemKind, json, ...(kind === 'event' ? { lean: json.map(leanEventJson) } : {}) };
+    }),
     custody,
     head: check.head,
     // The anchors: deleting the newest custody rows (triggers dropped and put back) no longer reads as ok.
@@ -459,21 +496,30 @@ export function* caseWriteSteps(db: Database, id: string, p: PreparedCase, now: 
   }).immediate();
   const texts = hasTextsTable(db);
   if (hasItemsTable(db)) {
-    const insert = db.prepare(`INSERT INTO ${CASE_ITEMS_TABLE} (case_id, kind, seq, json) VALUES (?, ?, ?, ?)`);
+    const withLean = hasLeanColumn(db);
+    const insert = withLean
+      ? db.prepare(`INSERT INTO ${CASE_ITEMS_TABLE} (case_id, kind, seq, json, lean) VALUES (?, ?, ?, ?, ?)`)
+      : db.prepare(`INSERT INTO ${CASE_ITEMS_TABLE} (case_id, kind, seq, json) VALUES (?, ?, ?, ?)`);
     // Rows left by an earlier attempt that stopped part way (never a done case's: checkWritable).
     tx(() => {
       db.prepare(`DELETE FROM ${CASE_ITEMS_TABLE} WHERE case_id = ?`).run(id);
       if (texts) db.prepare(`DELETE FROM ${CASE_TEXTS_TABLE} WHERE case_id = ?`).run(id);
     });
     yield;
-    for (const { kind, json } of p.items) {
+    for (const { kind, json, lean } of p.items) {
       for (let from = 0; from < json.length; ) {
         let to = from;
         let bytes = 0;
-        while (to < json.length && to - from < batchRows && bytes < STORE_BATCH_BYTES) bytes += (json[to++] as string).length;
+        while (to < json.length && to - from < batchRows && bytes < STORE_BATCH_BYTES) {
+          bytes += (json[to] as string).length + (lean?.[to]?.length ?? 0);
+          to++;
+        }
         const start = from;
         tx(() => {
-          for (let seq = start; seq < to; seq++) insert.run(id, kind, seq, json[seq]);
+          for (let seq = start; seq < to; seq++) {
+            if (withLean) insert.run(id, kind, seq, json[seq], lean?.[seq] ?? null);
+            else insert.run(id, kind, seq, json[seq]);
+          }
         });
         from = to;
         yield;
