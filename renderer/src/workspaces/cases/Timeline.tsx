@@ -4,14 +4,13 @@ import { cssVar } from '../../components/palette';
 import { LevelBadge } from './Detections';
 import { timeTicks } from './detail-model';
 import { EventDetailPanel, type CaseLink } from './EventDetail';
+import { runInIdleSlices } from './idle-slices';
 import type { DetectionSummary, EventAnnotation } from './types';
 import { filterTerm, fullRange, histogram, keptEvents, keptInWindow, makeSearchTexts, pan, rangeText, searchTexts, shortTime, storyRange, textMatches, visibleRows, windowOf, zoom, type Range, type TimelineIndex } from './model';
 
 export const ROW_HEIGHT = 24;
 const VIEWPORT = 360;
 const BINS = 160;
-/** Search texts made per idle step (a few milliseconds). */
-const SEARCH_SLICE = 2000;
 
 /** The density of the events the table lists (`kept`, or all when null) over the range shown. */
 function DensityStrip({ index, kept, range, storyTimes, onZoom, theme }: { readonly index: TimelineIndex; readonly kept: Uint32Array | null; readonly range: Range; readonly storyTimes: readonly number[]; readonly onZoom: (factor: number, anchor: number) => void; readonly theme: string }) {
@@ -210,15 +209,9 @@ export function Timeline({ index, storyEvents, filter: typed, theme, detected = 
     setSelected(null);
   }, [full]);
 
-  // The events' search texts are made in slices while the page is idle, so the first filter typed finds them ready.
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const step = (): void => {
-      timer = makeSearchTexts(index, SEARCH_SLICE) ? undefined : setTimeout(step, 0);
-    };
-    timer = setTimeout(step, 0);
-    return () => clearTimeout(timer);
-  }, [index]);
+  // The events' search texts are made while the page is idle, so the first filter typed finds them ready: in slices
+  // that end at the idle deadline or after SLICE_MS, so a key pressed meanwhile is not held up.
+  useEffect(() => runInIdleSlices((timeLeft) => makeSearchTexts(index, index.events.length, timeLeft)), [index]);
 
   const { start, end } = useMemo(() => windowOf(index, range), [index, range]);
   const atFullRange = range.from <= full.from && range.to >= full.to;

@@ -1,7 +1,7 @@
 // The Cases workspace's pure pieces: timeline index and windows, zoom and pan, density, virtual rows, the graph to draw, path parsing.
 import { describe, expect, it } from 'vitest';
 import type { AnalysisView, ExportedEvent, GraphNode, Story } from '../../../../engines/core/contracts/forensic';
-import { buildTimeline, findingTitle, gradeClass, zonedTime, breakdownBars, storyRange, eventMatches, exportName, filterTerm, makeSearchTexts, searchText, searchTexts, textMatches, fullRange, graphToDraw, histogram, keptEvents, keptInWindow, MIN_SPAN_MS, pan, parsePaths, visibleRows, windowOf, zoom } from './model';
+import { buildTimeline, CLOCK_EVERY, findingTitle, gradeClass, zonedTime, breakdownBars, storyRange, eventMatches, exportName, filterTerm, makeSearchTexts, searchText, searchTexts, textMatches, fullRange, graphToDraw, histogram, keptEvents, keptInWindow, MIN_SPAN_MS, pan, parsePaths, visibleRows, windowOf, zoom } from './model';
 import { testEvent } from './events.fixture';
 
 function ev(i: number, time: string | null): ExportedEvent {
@@ -107,6 +107,22 @@ describe('timeline index', () => {
     expect(makeSearchTexts(sliced, 150)).toBe(false);
     expect(searchTexts(sliced)).toEqual(texts);
     expect(makeSearchTexts(sliced, 150)).toBe(true);
+    // Bounded in time: a slice stops at the first look at the clock that finds no time left (every CLOCK_EVERY texts),
+    // and makes that many even when none was left; the texts are the same.
+    const timed = buildTimeline(sample);
+    let looks = 0;
+    expect(makeSearchTexts(timed, sample.length, () => (++looks < 3 ? 1 : 0))).toBe(false);
+    expect(looks).toBe(3);
+    expect(makeSearchTexts(timed, sample.length, () => 0)).toBe(false);
+    expect(makeSearchTexts(timed, sample.length, () => 1)).toBe(true);
+    expect(searchTexts(timed)).toEqual(texts);
+    const counted = buildTimeline(sample);
+    makeSearchTexts(counted, sample.length, () => 0);
+    makeSearchTexts(counted, sample.length, () => 0);
+    // Two slices with no time made CLOCK_EVERY texts each: the rest take this many looks.
+    let rest = 0;
+    expect(makeSearchTexts(counted, sample.length, () => (rest++, 1))).toBe(true);
+    expect(rest).toBe(Math.floor((sample.length - 2 * CLOCK_EVERY) / CLOCK_EVERY));
     let compared = 0;
     let matched = 0;
     for (let n = 0; n < 3000; n++) {

@@ -253,18 +253,26 @@ export function textMatches(text: string, e: ExportedEvent, term: string): boole
 /** The search texts made so far for an index, in position order (all of them once their count is the index's). */
 const SEARCH_TEXTS = new WeakMap<TimelineIndex, string[]>();
 
+/** Search texts made between two looks at the clock when a slice is bounded in time (well under a millisecond of work). */
+export const CLOCK_EVERY = 16;
+
 /**
  * Makes up to `slice` more of the index's search texts (searchTexts), and says whether all are made: the timeline calls
- * it while the page is idle after a case opens, so the first filter typed seldom has to make them.
+ * it while the page is idle after a case opens, so the first filter typed seldom has to make them. With `timeLeft`
+ * (milliseconds left in the slice) it stops as soon as that is 0 or less, looking each time CLOCK_EVERY more texts are
+ * made: a slice overruns its time by at most that many texts, and makes at least that many, so every slice moves on.
  */
-export function makeSearchTexts(index: TimelineIndex, slice: number): boolean {
+export function makeSearchTexts(index: TimelineIndex, slice: number, timeLeft?: () => number): boolean {
   let texts = SEARCH_TEXTS.get(index);
   if (texts === undefined) {
     texts = [];
     SEARCH_TEXTS.set(index, texts);
   }
   const end = Math.min(index.events.length, texts.length + slice);
-  for (let i = texts.length; i < end; i++) texts.push(searchText(index.events[i] as ExportedEvent));
+  for (let i = texts.length, made = 1; i < end; i++, made++) {
+    texts.push(searchText(index.events[i] as ExportedEvent));
+    if (timeLeft !== undefined && made % CLOCK_EVERY === 0 && timeLeft() <= 0) break;
+  }
   return texts.length === index.events.length;
 }
 
