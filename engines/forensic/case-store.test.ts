@@ -22,6 +22,7 @@ import { forensicService } from './service.js';
 import {
   CASE_CUSTODY_TABLE,
   CASE_ITEMS_TABLE,
+  CASE_LEAN_EVENTS_TABLE,
   CASE_OWNER,
   CASE_TEXTS_TABLE,
   caseCustody,
@@ -65,15 +66,19 @@ const newCase = (db: Database, id: string): void => void createCase(db, { id, ti
 
 /** The one-transaction store as it was before cases were stored in steps: the reference every stored text must equal. */
 function referenceComplete(db: Database, id: string, view: AnalysisView, custody: readonly StoredLedgerRow[]): void {
-  const items = db.prepare(`INSERT INTO ${CASE_ITEMS_TABLE} (case_id, kind, seq, json, lean) VALUES (?, ?, ?, ?, ?)`);
+  const items = db.prepare(`INSERT INTO ${CASE_ITEMS_TABLE} (case_id, kind, seq, json) VALUES (?, ?, ?, ?)`);
   // An event's text for the timeline pages: its stored text parsed, attributes {} and the raw reference left out.
-  const lean = (kind: string, json: string): string | null => (kind === 'event' ? JSON.stringify({ ...(JSON.parse(json) as Record<string, unknown>), attributes: {}, raw: undefined }) : null);
+  const lean = db.prepare(`INSERT INTO ${CASE_LEAN_EVENTS_TABLE} (case_id, seq, json) VALUES (?, ?, ?)`);
+  const leanText = (json: string): string => JSON.stringify({ ...(JSON.parse(json) as Record<string, unknown>), attributes: {}, raw: undefined });
   const insert = db.prepare(`INSERT INTO ${CASE_CUSTODY_TABLE} (case_id, seq, at, kind, actor, payload, prev_hash, hash) VALUES (@case_id, @seq, @at, @kind, @actor, @payload, @prev_hash, @hash)`);
   const head = custody.at(-1)?.hash ?? '';
   const text = db.prepare(`INSERT INTO ${CASE_TEXTS_TABLE} (case_id, name, text) VALUES (?, ?, ?)`);
   db.transaction(() => {
     for (const r of custody) insert.run({ case_id: id, ...r });
-    for (const [kind, key] of [['event', 'events'], ['node', 'nodes'], ['edge', 'edges']] as const) view[key].forEach((item, seq) => items.run(id, kind, seq, JSON.stringify(item), lean(kind, JSON.stringify(item))));
+    for (const [kind, key] of [['event', 'events'], ['node', 'nodes'], ['edge', 'edges']] as const) view[key].forEach((item, seq) => {
+        items.run(id, kind, seq, JSON.stringify(item));
+        if (kind === 'event') lean.run(id, seq, leanText(JSON.stringify(item)));
+      });
     text.run(id, 'view', JSON.stringify(view));
     text.run(id, 'export', JSON.stringify(exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER })));
     text.run(id, 'timeline', JSON.stringify({ events: view.events.map(({ raw: _raw, ...e }) => ({ ...e, attributes: {} })), eventsTruncated: view.eventsTruncated }));
@@ -98,6 +103,7 @@ function rowsOf(db: Database, id: string): unknown {
     texts: db.prepare(`SELECT * FROM ${CASE_TEXTS_TABLE} WHERE case_id = ? AND name != 'view' ORDER BY name`).all(id),
     view: JSON.stringify(getCaseView(db, id)),
     items: db.prepare(`SELECT * FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? ORDER BY kind, seq`).all(id),
+    lean: db.prepare(`SELECT * FROM ${CASE_LEAN_EVENTS_TABLE} WHERE case_id = ? ORDER BY seq`).all(id),
     custody: db.prepare(`SELECT * FROM ${CASE_CUSTODY_TABLE} WHERE case_id = ? ORDER BY seq`).all(id),
   };
 }
@@ -185,6 +191,7 @@ describe('a store that stops part way', () => {
     const total = Math.ceil(view.events.length / STORE_BATCH_ROWS) + Math.ceil(view.nodes.length / STORE_BATCH_ROWS) + Math.ceil(view.edges.length / STORE_BATCH_ROWS);
     for (let i = 0; i < 1 + total + 2; i++) steps.next();
     expect(countOf(db, CASE_ITEMS_TABLE, 'partial')).toBe(view.events.length + view.nodes.length + view.edges.length);
+    expect(countOf(db, CASE_LEAN_EVENTS_TABLE, 'partial')).toBe(view.events.length);
     expect(countOf(db, CASE_CUSTODY_TABLE, 'partial')).toBe(0);
     expect(getCaseSummary(db, 'partial')).toMatchObject({ status: 'running', counts: null, topGrade: null });
     // Search reads a case's stored view and events only once it is done.
@@ -196,6 +203,7 @@ describe('a store that stops part way', () => {
     expect(getCaseSummary(db, 'partial')).toMatchObject({ status: 'failed', error: 'interrupted' });
     expect(countOf(db, CASE_ITEMS_TABLE, 'partial')).toBe(0);
     expect(countOf(db, CASE_TEXTS_TABLE, 'partial')).toBe(0);
+    expect(countOf(db, CASE_LEAN_EVENTS_TABLE, 'partial')).toBe(0);
     // A writer that comes back finds the case failed and writes nothing more.
     expect(() => steps.next()).toThrow(/no longer being analysed/);
     expect(countOf(db, CASE_CUSTODY_TABLE, 'partial')).toBe(0);
@@ -275,8 +283,8 @@ describe('the timeline pages (attributes=false)', () => {
       completeCase(db, id, r.view, r.custody, NOW);
     }
     migrateTo(before, 'forensic', migrations, migrations.length);
-    expect(before.prepare(`SELECT COUNT(lean) AS n FROM ${CASE_ITEMS_TABLE} WHERE case_id = ?`).get(id)).toEqual({ n: 0 });
-    expect(now.prepare(`SELECT COUNT(lean) AS n FROM ${CASE_ITEMS_TABLE} WHERE case_id = ?`).get(id)).toEqual({ n: r.view.events.length });
+    expect(countOf(before, CASE_LEAN_EVENTS_TABLE, id)).toBe(0);
+    expect(countOf(now, CASE_LEAN_EVENTS_TABLE, id)).toBe(r.view.events.length);
     const servers = await Promise.all([before, now].map((db) => listen(createStandaloneApp({ db, jobTable: {}, scenarios: () => [] }), { port: 0 })));
     try {
       const texts = async (query: string): Promise<string[]> => Promise.all(servers.map(async (s) => (await fetch(`${s.url}/api/cases/${id}?${query}`)).text()));

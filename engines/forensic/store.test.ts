@@ -5,7 +5,7 @@ import { VitrineError } from '../core/errors.js';
 import { appliedMigrations, migrateTo, openMemoryStore, storeAtVersion } from '../core/store.js';
 import { CustodyLedger } from './custody.js';
 import { fixtureView } from './report/fixture.js';
-import { CASE_ANCHOR_TRIGGER, CASE_CUSTODY_TABLE, CASE_ITEMS_TABLE, caseItemCount, caseItemsJson, CASE_OWNER, CASE_TEXTS_TABLE, caseText, discardLeftovers, caseOwnerAlive, CASE_CUSTODY_TRIGGER_SQL, CASE_CUSTODY_TRIGGERS, caseCustody, caseCustodyAnchors, CASES_TABLE, completeCase, createCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseTimelineView, getCaseView, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
+import { CASE_ANCHOR_TRIGGER, CASE_CUSTODY_TABLE, CASE_LEAN_EVENTS_TABLE, caseItemCount, caseItemsJson, CASE_OWNER, CASE_TEXTS_TABLE, caseText, discardLeftovers, caseOwnerAlive, CASE_CUSTODY_TRIGGER_SQL, CASE_CUSTODY_TRIGGERS, caseCustody, caseCustodyAnchors, CASES_TABLE, completeCase, createCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseTimelineView, getCaseView, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
 
 const NOW = '2024-03-05T08:00:00.000Z';
 
@@ -230,7 +230,7 @@ describe('cases and their custody', () => {
     expect(JSON.stringify(getCaseView(db, 'queued'))).toBe(JSON.stringify(view));
   });
 
-  it('migration 10 adds each event\'s lean text beside it; rows stored before read the same lean pages, made as they are read', () => {
+  it('migration 10 adds a table of each event\'s lean text; cases stored before read the same lean pages, made as they are read', () => {
     const db = storeAtVersion('forensic', migrations, 9);
     const view = fixtureView();
     createCase(db, { id: 'old', title: 'old', origin: 'path', request: {}, now: NOW });
@@ -238,14 +238,14 @@ describe('cases and their custody', () => {
     migrateTo(db, 'forensic', migrations, 10);
     createCase(db, { id: 'new', title: 'new', origin: 'path', request: {}, now: NOW });
     completeCase(db, 'new', view, ledgerRows(2), NOW);
-    const lean = (id: string): unknown => db.prepare(`SELECT kind, seq, lean FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND lean IS NOT NULL ORDER BY kind, seq`).all(id);
+    const lean = (id: string): unknown => db.prepare(`SELECT seq, json FROM ${CASE_LEAN_EVENTS_TABLE} WHERE case_id = ? ORDER BY seq`).all(id);
     expect(lean('old')).toEqual([]);
     const json = caseItemsJson(db, 'new', 'event', 0, 1e9);
     expect(json).toEqual(caseItemsJson(db, 'old', 'event', 0, 1e9));
     expect(json).toHaveLength(view.events.length);
     // What the timeline pages answered for each event before: its stored text parsed, attributes {} and raw left out.
     const expected = json.map((j) => JSON.stringify({ ...(JSON.parse(j) as Record<string, unknown>), attributes: {}, raw: undefined }));
-    expect(lean('new')).toEqual(expected.map((text, seq) => ({ kind: 'event', seq, lean: text })));
+    expect(lean('new')).toEqual(expected.map((text, seq) => ({ seq, json: text })));
     for (const id of ['old', 'new']) {
       expect(caseItemsJson(db, id, 'event', 0, 1e9, true)).toEqual(expected);
       expect(caseItemsJson(db, id, 'event', 3, 7, true)).toEqual(expected.slice(3, 7));

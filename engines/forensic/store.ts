@@ -1,5 +1,5 @@
 // The forensic service's tables: cases (status, request, analysis view) and each case's custody ledger (hash-chained, append-only by triggers), with numbered migrations and the queries over them.
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { VitrineError } from '../core/errors.js';
@@ -15,6 +15,12 @@ export const CASE_ITEMS_TABLE = 'forensic_case_items';
 
 /** Each case's analyst annotations (tags and notes on events): a case-partitioned, hash-chained, append-only ledger. */
 export const CASE_ANNOTATIONS_TABLE = 'forensic_case_annotations';
+/**
+ * Each stored event of a finished case without its attributes (`{}`) and raw record reference (leanEventJson), by
+ * case id and seq as in the items table: what the timeline pages (`attributes=false`) answer, read without parsing
+ * the event. A table of its own, so its rows are small and dense and the item rows stay as they were.
+ */
+export const CASE_LEAN_EVENTS_TABLE = 'forensic_case_lean_events';
 /** Failed cases an analyst removed: one row each, append-only (what was asked, why it failed, when it was removed). */
 export const CASE_REMOVALS_TABLE = 'forensic_case_removals';
 /**
@@ -198,8 +204,15 @@ export const migrations: readonly Migration[] = [
     version: 10,
     name: 'each stored event also without its attributes and raw record reference (lean), for the timeline pages',
     up(db) {
-      // Rows stored before keep lean NULL: their pages drop the attributes as they are read (caseItemsJson).
-      db.exec(`ALTER TABLE ${CASE_ITEMS_TABLE} ADD COLUMN lean TEXT`);
+      // Cases stored before have no rows here: their pages drop the attributes as they are read (caseItemsJson).
+      db.exec(`
+        CREATE TABLE ${CASE_LEAN_EVENTS_TABLE} (
+          case_id TEXT NOT NULL REFERENCES ${CASES_TABLE} (id) ON DELETE CASCADE,
+          seq INTEGER NOT NULL,
+          json TEXT NOT NULL,
+          PRIMARY KEY (case_id, seq)
+        ) WITHOUT ROWID;
+      `);
     },
   },
 ];
@@ -258,14 +271,38 @@ function hasOwnerColumn(db: Database): boolean {
 export type CaseItemKind = 'event' | 'node' | 'edge';
 const ITEM_KINDS = { event: 'events', node: 'nodes', edge: 'edges' } as const satisfies Record<CaseItemKind, keyof AnalysisView>;
 
+/** Each store's prepared statements of the page reads (preparing one costs more than running it on a small range). */
+const prepared = new WeakMap<Database, Map<string, Statement>>();
+function statement(db: Database, sql: string): Statement {
+  let own = prepared.get(db);
+  if (own === undefined) prepared.set(db, (own = new Map()));
+  let st = own.get(sql);
+  if (st === undefined) own.set(sql, (st = db.prepare(sql)));
+  return st;
+}
+
+/** Tables each store is known to have: remembered once seen (migrations only add them). */
+const tablesSeen = new WeakMap<Database, Set<string>>();
+function hasTable(db: Database, table: string): boolean {
+  if (tablesSeen.get(db)?.has(table) === true) return true;
+  if (statement(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) === undefined) return false;
+  tablesSeen.set(db, new Set([...(tablesSeen.get(db) ?? []), table]));
+  return true;
+}
+
 /** Whether the store has the items table (a store opened before migration 6 has not). */
 function hasItemsTable(db: Database): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(CASE_ITEMS_TABLE) !== undefined;
+  return hasTable(db, CASE_ITEMS_TABLE);
 }
 
 /** Whether the store has the texts table (before migration 9 the texts were columns of the case row). */
 function hasTextsTable(db: Database): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(CASE_TEXTS_TABLE) !== undefined;
+  return hasTable(db, CASE_TEXTS_TABLE);
+}
+
+/** Whether the store has the lean events table (migration 10). */
+function hasLeanTable(db: Database): boolean {
+  return hasTable(db, CASE_LEAN_EVENTS_TABLE);
 }
 
 /** One of a case's large texts as stored, null when it has none (or no such case). */
@@ -283,35 +320,32 @@ export function caseText(db: Database, id: string, name: CaseTextName): string |
  */
 export function caseItemCount(db: Database, id: string, kind: CaseItemKind): number | null {
   if (!hasItemsTable(db)) return null;
-  const last = (db.prepare(`SELECT MAX(seq) AS m FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind = ?`).get(id, kind) as { m: number | null }).m;
+  const last = (statement(db, `SELECT MAX(seq) AS m FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind = ?`).get(id, kind) as { m: number | null }).m;
   if (last !== null) return last + 1;
-  return db.prepare(`SELECT 1 FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? LIMIT 1`).get(id) !== undefined ? 0 : null;
+  return statement(db, `SELECT 1 FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? LIMIT 1`).get(id) !== undefined ? 0 : null;
 }
 
 /**
  * An event's JSON text without its attributes (`{}`) and raw record reference, from its stored text: what the
- * timeline pages (`attributes=false`) answer for it, stored beside it (the `lean` column) from migration 10 on.
+ * timeline pages (`attributes=false`) answer for it, stored in the lean events table from migration 10 on.
  */
 export function leanEventJson(json: string): string {
   return JSON.stringify({ ...(JSON.parse(json) as Record<string, unknown>), attributes: {}, raw: undefined });
 }
 
-/** Whether the items table has migration 10's lean texts. */
-function hasLeanColumn(db: Database): boolean {
-  return db.prepare(`SELECT 1 FROM pragma_table_info('${CASE_ITEMS_TABLE}') WHERE name = 'lean'`).get() !== undefined;
-}
-
 /**
  * The JSON text of items [from, to) of a kind, in view order: one short query per batch, so no cursor stays open
  * across awaits. `lean` (events): each without its attributes and raw record reference (leanEventJson), as stored
- * beside it, or made from it for a row stored before migration 10.
+ * in the lean events table, or made from the item rows for a case stored before migration 10 (which has none there).
  */
 export function caseItemsJson(db: Database, id: string, kind: CaseItemKind, from: number, to: number, lean = false): string[] {
-  if (lean && kind === 'event' && hasLeanColumn(db)) {
-    const rows = db.prepare(`SELECT lean, CASE WHEN lean IS NULL THEN json END AS json FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind = ? AND seq >= ? AND seq < ? ORDER BY seq`).all(id, kind, from, to) as { lean: string | null; json: string | null }[];
-    return rows.map((r) => r.lean ?? leanEventJson(r.json as string));
+  const column = (rows: unknown[]): string[] => (rows as { json: string }[]).map((r) => r.json);
+  if (lean && kind === 'event' && hasLeanTable(db)) {
+    const stored = column(statement(db, `SELECT json FROM ${CASE_LEAN_EVENTS_TABLE} WHERE case_id = ? AND seq >= ? AND seq < ? ORDER BY seq`).all(id, from, to));
+    // A done case has a lean row for every event or none: none in a range that holds events is a case stored before.
+    if (stored.length > 0) return stored;
   }
-  const texts = (db.prepare(`SELECT json FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind = ? AND seq >= ? AND seq < ? ORDER BY seq`).all(id, kind, from, to) as { json: string }[]).map((r) => r.json);
+  const texts = column(statement(db, `SELECT json FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind = ? AND seq >= ? AND seq < ? ORDER BY seq`).all(id, kind, from, to));
   return lean && kind === 'event' ? texts.map(leanEventJson) : texts;
 }
 
@@ -496,14 +530,14 @@ export function* caseWriteSteps(db: Database, id: string, p: PreparedCase, now: 
   }).immediate();
   const texts = hasTextsTable(db);
   if (hasItemsTable(db)) {
-    const withLean = hasLeanColumn(db);
-    const insert = withLean
-      ? db.prepare(`INSERT INTO ${CASE_ITEMS_TABLE} (case_id, kind, seq, json, lean) VALUES (?, ?, ?, ?, ?)`)
-      : db.prepare(`INSERT INTO ${CASE_ITEMS_TABLE} (case_id, kind, seq, json) VALUES (?, ?, ?, ?)`);
+    const withLean = hasLeanTable(db);
+    const insert = db.prepare(`INSERT INTO ${CASE_ITEMS_TABLE} (case_id, kind, seq, json) VALUES (?, ?, ?, ?)`);
+    const insertLean = withLean ? db.prepare(`INSERT INTO ${CASE_LEAN_EVENTS_TABLE} (case_id, seq, json) VALUES (?, ?, ?)`) : null;
     // Rows left by an earlier attempt that stopped part way (never a done case's: checkWritable).
     tx(() => {
       db.prepare(`DELETE FROM ${CASE_ITEMS_TABLE} WHERE case_id = ?`).run(id);
       if (texts) db.prepare(`DELETE FROM ${CASE_TEXTS_TABLE} WHERE case_id = ?`).run(id);
+      if (withLean) db.prepare(`DELETE FROM ${CASE_LEAN_EVENTS_TABLE} WHERE case_id = ?`).run(id);
     });
     yield;
     for (const { kind, json, lean } of p.items) {
@@ -517,8 +551,9 @@ export function* caseWriteSteps(db: Database, id: string, p: PreparedCase, now: 
         const start = from;
         tx(() => {
           for (let seq = start; seq < to; seq++) {
-            if (withLean) insert.run(id, kind, seq, json[seq], lean?.[seq] ?? null);
-            else insert.run(id, kind, seq, json[seq]);
+            insert.run(id, kind, seq, json[seq]);
+            const text = lean?.[seq];
+            if (insertLean !== null && text !== undefined) insertLean.run(id, seq, text);
           }
         });
         from = to;
@@ -562,14 +597,17 @@ export function completeCase(db: Database, id: string, view: AnalysisView, custo
 const DISCARD_BATCH_ROWS = 5000;
 
 /**
- * Removes what a store that stopped part way left of a case that is not done (item rows, the whole view, export and
- * timeline), in short transactions, yielding between them; it never touches a done case, and a case keeps no custody
+ * Removes what a store that stopped part way left of a case that is not done (item and lean event rows, the whole
+ * view, export and timeline), in short transactions, yielding between them; it never touches a done case, and a case keeps no custody
  * rows before it is done.
  */
 export function* discardPartialCase(db: Database, id: string): Generator<void, void, void> {
   const notDone = (): boolean => (db.prepare(`SELECT status FROM ${CASES_TABLE} WHERE id = ?`).get(id) as { status: CaseStatus } | undefined)?.status !== 'done';
-  if (hasItemsTable(db)) {
-    const batch = db.prepare(`DELETE FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND (kind, seq) IN (SELECT kind, seq FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? LIMIT ${DISCARD_BATCH_ROWS})`);
+  const batches = [
+    ...(hasItemsTable(db) ? [db.prepare(`DELETE FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND (kind, seq) IN (SELECT kind, seq FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? LIMIT ${DISCARD_BATCH_ROWS})`)] : []),
+    ...(hasLeanTable(db) ? [db.prepare(`DELETE FROM ${CASE_LEAN_EVENTS_TABLE} WHERE case_id = ? AND seq IN (SELECT seq FROM ${CASE_LEAN_EVENTS_TABLE} WHERE case_id = ? LIMIT ${DISCARD_BATCH_ROWS})`)] : []),
+  ];
+  for (const batch of batches) {
     for (;;) {
       const removed = db.transaction(() => (notDone() ? batch.run(id, id).changes : 0)).immediate();
       if (removed === 0) break;
@@ -590,7 +628,9 @@ export function runSteps(steps: Generator<void, void, void>): void {
 
 /** Failed cases that still hold rows of a store that stopped part way (their removal failed too, for example on a full disk). */
 function casesWithLeftovers(db: Database): string[] {
-  const items = hasItemsTable(db) ? ` OR EXISTS (SELECT 1 FROM ${CASE_ITEMS_TABLE} i WHERE i.case_id = c.id)` : '';
+  const items =
+    (hasItemsTable(db) ? ` OR EXISTS (SELECT 1 FROM ${CASE_ITEMS_TABLE} i WHERE i.case_id = c.id)` : '') +
+    (hasLeanTable(db) ? ` OR EXISTS (SELECT 1 FROM ${CASE_LEAN_EVENTS_TABLE} l WHERE l.case_id = c.id)` : '');
   const texts = hasTextsTable(db) ? `EXISTS (SELECT 1 FROM ${CASE_TEXTS_TABLE} t WHERE t.case_id = c.id)` : 'view_json IS NOT NULL';
   return (db.prepare(`SELECT id FROM ${CASES_TABLE} c WHERE status = 'failed' AND (${texts}${items})`).all() as { id: string }[]).map((r) => r.id);
 }
