@@ -1,6 +1,6 @@
 // Browser end-to-end of every workspace in a small window (800 × 600, dark): nothing is pushed out of the workspace's
 // column sideways (the header's tools wrap instead; a table that needs more room scrolls inside its own box), and no
-// field's placeholder is cut; the window itself never scrolls. ACH's four views and the Packages sections (signed in as the administrator) are each looked at.
+// field's placeholder is cut, no panel heading is broken over lines; the window itself never scrolls. ACH's four views and the Packages sections (signed in as the administrator) are each looked at.
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,11 @@ const OVERFLOWING = `(() => {
   }
   return out;
 })()`;
+
+/** The panel headings broken over two lines or more (a heading squeezed by the hint beside it). */
+const BROKEN_HEADINGS = `(() => [...document.querySelectorAll('.ws-host:not([hidden]) .panel__head > h2')]
+  .filter((h) => h.offsetParent !== null && h.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(h).lineHeight))
+  .map((h) => 'heading broken over lines: ' + h.textContent.trim().slice(0, 40)))()`;
 
 /** The placeholders wider than their field (measured in the field's own font). */
 const CUT_PLACEHOLDERS = `(() => {
@@ -69,7 +74,7 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     const found: Record<string, { overflowing: string[]; cut: string[] }> = {};
     const check = async (name: string): Promise<void> => {
       await page.screenshot({ path: path.join(SHOTS, `narrow-${name}.png`) });
-      const overflowing = (await page.evaluate(OVERFLOWING)) as string[];
+      const overflowing = [...((await page.evaluate(OVERFLOWING)) as string[]), ...((await page.evaluate(BROKEN_HEADINGS)) as string[])];
       const cut = (await page.evaluate(CUT_PLACEHOLDERS)) as string[];
       // The window itself never scrolls: the sidebar and the status bar stay put, the workspace scrolls inside.
       if ((await page.evaluate(`document.documentElement.scrollHeight > innerHeight`)) as boolean) overflowing.push('the page is taller than the window');

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import type { AchAssessment, ExtractResponse } from '../../../../engines/core/contracts/ach';
 import type { TechniqueSummary } from '../../../../engines/core/contracts/attrib';
 import type { ApiClient } from '../../api/client';
+import { Progress } from '../../components/Progress';
 import { heat, heatmap, tacticTitle } from './model';
 
 interface Props {
@@ -59,7 +60,15 @@ export function HeatmapView({ client, base, extraction, assessment }: Props) {
           <span className="muted">{assessment ? `of the scenario's evidence (${assessment.scenario.title})` : ''}</span>
         )}
       </div>
-      {heatSource.length === 0 && <p className="muted">No techniques yet: extract a report, or choose a scenario whose evidence names techniques.</p>}
+      {/* The matrix's techniques are looked up by an extraction job, which may wait in the queue: until it answers, say so. */}
+      {!fromReport && ids !== null && scenarioTechniques === null ? (
+        <div className="row ach__heat-loading" data-testid="heatmap-loading">
+          <span className="muted">Looking up the techniques of the matrix's evidence…</span>
+          <Progress label="Technique lookup" />
+        </div>
+      ) : (
+        heatSource.length === 0 && <p className="muted">No techniques yet: extract a report, or choose a scenario whose evidence names techniques.</p>
+      )}
       <div className="ach__heat">
         {map.columns.map((c) => (
           <div key={c.tactic} className="ach__heat-col">

@@ -127,6 +127,8 @@ export function PackageLink({ ecosystem, name, version }: { ecosystem: string; n
 }
 
 export function Pager({ offset, limit, total, onOffset, older = 'Next', newer = 'Previous' }: { offset: number; limit: number; total: number; onOffset: (o: number) => void; older?: string; newer?: string }) {
+  // An empty list says so in its own words: two disabled buttons around "none" would add nothing to it.
+  if (total === 0) return null;
   return (
     <div className="packages__pager">
       <button type="button" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - limit))}>
