@@ -79,6 +79,14 @@ describe.skipIf(!browserSuiteRuns())('Replay workspace in Chromium', () => {
     const view = page.getByTestId('story-view');
     await view.waitFor({ timeout: 60_000 });
     await waitForExpression(page, `document.activeElement?.dataset.testid === 'tab-story'`, 10_000);
+    // In a 1100 px window every story action stays inside the story's panel (Send to… stuck out of it).
+    await page.setViewportSize({ width: 1100, height: 800 });
+    const outside = await page.evaluate(`(() => {
+      const panel = document.querySelector('[data-testid="story-actions"]').closest('.panel').getBoundingClientRect();
+      return [...document.querySelectorAll('[data-testid="story-actions"] button')].filter((b) => b.getBoundingClientRect().right > panel.right).map((b) => b.textContent);
+    })()`);
+    expect(outside).toEqual([]);
+    await page.setViewportSize({ width: 1400, height: 1000 });
 
     // The synthetic intrusion is one story; the benign flows add flows but no story.
     expect(await stat(page, 'reduction-stats', 'stories')).toBe(1);
