@@ -279,6 +279,11 @@ describe.skipIf(!browserSuiteRuns())('Replay workspace in Chromium', () => {
     // Its timeline starts at most one flow per slice: the count axis reads 0 and 1, never half a flow.
     await page.getByTestId('tab-overview').click();
     expect(await page.getByTestId('capture-timeline').locator('text[data-axis="y"]').allTextContents()).toEqual(['0', '1']);
+    // In a 1100 px window the chart is drawn at the width it has: its 10 px labels are not shrunk to about 6 px.
+    await page.setViewportSize({ width: 1100, height: 800 });
+    const chartScale = `(() => { const s = document.querySelector('[data-testid="capture-timeline"] svg'); return s.getBoundingClientRect().width / s.viewBox.baseVal.width; })()`;
+    await waitForExpression(page, `Math.abs(${chartScale} - 1) < 0.02`, 10_000);
+    await page.setViewportSize({ width: 1400, height: 1000 });
 
     // An alert in no story is still reachable: vnc-scanner's single low alert.
     await page.getByTestId('capture-file').setInputFiles(VNC);

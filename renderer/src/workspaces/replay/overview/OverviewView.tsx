@@ -1,7 +1,8 @@
 // The capture at a glance: what it holds (packets, flows, alerts, stories, with what each counts), the protocol breakdown and the timeline of flows, bytes and alerts.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { AnalysisDetail, CaptureOverview } from '../../../../../engines/core/contracts/replay';
 import { bytes, countTicks, metricText, metricValue, niceMax, utcField, widthLabel, type TimelineMetric } from '../browse';
+import { useElementWidth } from '../../../components/useElementWidth';
 import { ReductionTable } from '../common';
 import { count, duration, percentOf, plural, utc } from '../model';
 
@@ -57,7 +58,8 @@ function ProtocolBreakdown({ protocols, onPick }: { readonly protocols: CaptureO
   );
 }
 
-const W = 720;
+/** The chart is drawn at the width it is shown (at least MIN_W), so its labels stay 10 px in any window. */
+const MIN_W = 360;
 const H = 200;
 const L = 56;
 const R = 8;
@@ -67,6 +69,8 @@ const ALERT_ROW = 14;
 
 function TimelineChart({ timeline, onPick }: { readonly timeline: CaptureOverview['timeline']; readonly onPick: OverviewViewProps['onPickTime'] }) {
   const [metric, setMetric] = useState<TimelineMetric>('flows');
+  const box = useRef<HTMLDivElement>(null);
+  const W = Math.max(MIN_W, useElementWidth(box, 720));
   const buckets = timeline.buckets;
   if (timeline.start === null || buckets.length === 0) {
     return (
@@ -107,42 +111,44 @@ function TimelineChart({ timeline, onPick }: { readonly timeline: CaptureOvervie
         {widthLabel(timeline.bucket_s)}, UTC; red marks above are alerts by their first time ({count(alerts)} in all). Choose a bar to list its flows, a mark to list
         its alerts.
       </p>
-      <svg className="timeline-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${metric} per ${widthLabel(timeline.bucket_s)} over the capture, with alerts`}>
-        <line x1={L} x2={W - R} y1={y(0)} y2={y(0)} className="timeline-chart__axis" />
-        {countTicks(max).map((v) => (
-          <g key={v}>
-            <line x1={L} x2={W - R} y1={y(v)} y2={y(v)} className="timeline-chart__grid" />
-            <text x={L - 4} y={y(v) + 4} textAnchor="end" className="timeline-chart__label" data-axis="y">
-              {metricText(v, metric)}
-            </text>
-          </g>
-        ))}
-        {buckets.map((b, i) => {
-          const v = metricValue(b, metric);
-          return (
-            <g key={b.start}>
-              {v > 0 && (
-                <rect x={x(i) + 0.5} y={y(v)} width={Math.max(1, bw - 1)} height={y(0) - y(v)} className="timeline-chart__bar" onClick={() => pick(i, 'flows')}>
-                  <title>{`${utc(b.start).slice(0, 23)}: ${plural(b.flows, 'flow')} started, ${bytes(b.bytes)}, ${plural(b.packets, 'packet')}, ${plural(b.alerts, 'alert')}`}</title>
-                </rect>
-              )}
-              {b.alerts > 0 && (
-                <rect x={x(i) + 0.5} y={T} width={Math.max(2, bw - 1)} height={ALERT_ROW - 3} className="timeline-chart__alert" onClick={() => pick(i, 'alerts')} data-alerts={b.alerts}>
-                  <title>{`${utc(b.start).slice(0, 23)}: ${plural(b.alerts, 'alert')}`}</title>
-                </rect>
-              )}
+      <div ref={box}>
+        <svg className="timeline-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${metric} per ${widthLabel(timeline.bucket_s)} over the capture, with alerts`}>
+          <line x1={L} x2={W - R} y1={y(0)} y2={y(0)} className="timeline-chart__axis" />
+          {countTicks(max).map((v) => (
+            <g key={v}>
+              <line x1={L} x2={W - R} y1={y(v)} y2={y(v)} className="timeline-chart__grid" />
+              <text x={L - 4} y={y(v) + 4} textAnchor="end" className="timeline-chart__label" data-axis="y">
+                {metricText(v, metric)}
+              </text>
             </g>
-          );
-        })}
-        {ticks.map((i) => (
-          <text key={i} x={x(i) + bw / 2} y={H - B + 14} textAnchor={i === 0 ? 'start' : i === buckets.length - 1 ? 'end' : 'middle'} className="timeline-chart__label">
-            {utc(buckets[i]?.start ?? 0).slice(11, 19)}
+          ))}
+          {buckets.map((b, i) => {
+            const v = metricValue(b, metric);
+            return (
+              <g key={b.start}>
+                {v > 0 && (
+                  <rect x={x(i) + 0.5} y={y(v)} width={Math.max(1, bw - 1)} height={y(0) - y(v)} className="timeline-chart__bar" onClick={() => pick(i, 'flows')}>
+                    <title>{`${utc(b.start).slice(0, 23)}: ${plural(b.flows, 'flow')} started, ${bytes(b.bytes)}, ${plural(b.packets, 'packet')}, ${plural(b.alerts, 'alert')}`}</title>
+                  </rect>
+                )}
+                {b.alerts > 0 && (
+                  <rect x={x(i) + 0.5} y={T} width={Math.max(2, bw - 1)} height={ALERT_ROW - 3} className="timeline-chart__alert" onClick={() => pick(i, 'alerts')} data-alerts={b.alerts}>
+                    <title>{`${utc(b.start).slice(0, 23)}: ${plural(b.alerts, 'alert')}`}</title>
+                  </rect>
+                )}
+              </g>
+            );
+          })}
+          {ticks.map((i) => (
+            <text key={i} x={x(i) + bw / 2} y={H - B + 14} textAnchor={i === 0 ? 'start' : i === buckets.length - 1 ? 'end' : 'middle'} className="timeline-chart__label">
+              {utc(buckets[i]?.start ?? 0).slice(11, 19)}
+            </text>
+          ))}
+          <text x={L} y={H - 4} className="timeline-chart__label">
+            {utc(timeline.start).slice(0, 10)}
           </text>
-        ))}
-        <text x={L} y={H - 4} className="timeline-chart__label">
-          {utc(timeline.start).slice(0, 10)}
-        </text>
-      </svg>
+        </svg>
+      </div>
     </section>
   );
 }
