@@ -43,5 +43,7 @@ describe('HeatmapView of a matrix', () => {
     expect((await screen.findByTitle('T1485 Data Destruction: 1')).textContent).toContain('Data Destruction');
     expect(screen.queryByTestId('heatmap-loading')).toBeNull();
     expect(screen.queryByText(/No techniques yet/)).toBeNull();
+    // The colours say what they measure: how often a technique is named, alike here since each is named once.
+    expect(screen.getByTestId('heatmap-legend').textContent).toMatch(/colour deepens with how often the technique is named .*each is named once/);
   });
 });

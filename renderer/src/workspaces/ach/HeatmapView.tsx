@@ -67,7 +67,11 @@ export function HeatmapView({ client, base, extraction, assessment }: Props) {
           <Progress label="Technique lookup" />
         </div>
       ) : (
-        heatSource.length === 0 && <p className="muted">No techniques yet: extract a report, or choose a scenario whose evidence names techniques.</p>
+        <p className="muted" data-testid="heatmap-legend">
+          {heatSource.length === 0
+            ? 'No techniques yet: extract a report, or choose a scenario whose evidence names techniques.'
+            : `Each technique sits under its tactics; the number by a tactic counts its techniques. A cell's colour deepens with how often the technique is named (×n beside it when more than once; ${map.max === 1 ? 'here each is named once, so all are alike' : `at most ${map.max} times here`}).`}
+        </p>
       )}
       <div className="ach__heat">
         {map.columns.map((c) => (
