@@ -3,13 +3,19 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExportedEvent } from '../../../../engines/core/contracts/forensic';
-import { buildTimeline } from './model';
+import { buildTimeline, searchTexts, type TimelineIndex } from './model';
 import { testEvent } from './events.fixture';
 import { Timeline } from './Timeline';
 
 afterEach(cleanup);
 
 const T0 = Date.parse('2024-01-01T00:00:00Z');
+/** A timeline whose search texts are made, as the idle slices make them soon after a case opens (a filter typed before is matched in slices: see match-slices.test.tsx). */
+function madeTimeline(list: ExportedEvent[]): TimelineIndex {
+  const index = buildTimeline(list);
+  searchTexts(index);
+  return index;
+}
 function events(n: number): ExportedEvent[] {
   return Array.from({ length: n }, (_, i) => testEvent(i, new Date(T0 + i * 1000).toISOString(), { host: `H${i % 3}`, action: i % 1000 === 0 ? 'log-cleared' : 'process-create' }));
 }
@@ -68,7 +74,7 @@ describe('Timeline', () => {
   });
 
   it('filters, selects a row with the arrow keys and shows its integrity hash', () => {
-    const index = buildTimeline(events(5000));
+    const index = madeTimeline(events(5000));
     render(<Timeline index={index} storyEvents={new Set()} filter="log-cleared" theme="light" />);
     expect(screen.getByTestId('timeline').dataset['shown']).toBe('5');
     // Each kept row shows why: the filter's text is marked.
@@ -80,7 +86,7 @@ describe('Timeline', () => {
   });
 
   it('draws on the density strip only the events the filter keeps, as the table and its count do', () => {
-    const index = buildTimeline(events(5000));
+    const index = madeTimeline(events(5000));
     const { rerender } = render(<Timeline index={index} storyEvents={new Set()} filter="" theme="light" />);
     expect(screen.getByTestId('timeline-strip').dataset['counted']).toBe('5000');
     rerender(<Timeline index={index} storyEvents={new Set()} filter="log-cleared" theme="light" />);
@@ -99,7 +105,7 @@ describe('Timeline annotations and axis', () => {
   HTMLCanvasElement.prototype.getContext = (() => null) as typeof HTMLCanvasElement.prototype.getContext;
 
   it('shows tags on the annotated rows, finds events by tag or note, and draws a time axis', () => {
-    const index = buildTimeline(events(50));
+    const index = madeTimeline(events(50));
     const id = index.events[3]?.eventId ?? '';
     const notes = new Map([[id, { eventId: id, tags: ['persistence', 'T1053'], note: 'made by the dropper', at: '2024-01-02T00:00:00Z', actor: 'analyst', seq: 1, versions: 1 }]]);
     const { rerender } = render(<Timeline index={index} storyEvents={new Set()} filter="" theme="light" annotations={notes} />);
@@ -146,7 +152,7 @@ describe('Timeline list size and empty states', () => {
   HTMLCanvasElement.prototype.getContext = (() => null) as typeof HTMLCanvasElement.prototype.getContext;
 
   it('is as tall as the rows a filter leaves, up to its most', () => {
-    const index = buildTimeline(events(5000));
+    const index = madeTimeline(events(5000));
     const { rerender } = render(<Timeline index={index} storyEvents={new Set()} filter="" theme="light" />);
     expect(screen.getByRole('grid').style.height).toBe('360px');
     rerender(<Timeline index={index} storyEvents={new Set()} filter="H1" theme="light" />);
@@ -160,7 +166,7 @@ describe('Timeline list size and empty states', () => {
   });
 
   it('says why no row is listed and offers the way back', () => {
-    const index = buildTimeline(events(50));
+    const index = madeTimeline(events(50));
     let cleared = 0;
     render(<Timeline index={index} storyEvents={new Set()} filter="no such text" theme="light" onClearFilter={() => cleared++} />);
     const empty = screen.getByTestId('timeline-empty');
@@ -176,7 +182,7 @@ describe('Timeline list size and empty states', () => {
   });
 
   it('says when the kept events lie outside the range shown', () => {
-    const index = buildTimeline(events(5000));
+    const index = madeTimeline(events(5000));
     render(<Timeline index={index} storyEvents={new Set()} filter="00000000000003e8" theme="light" />);
     const bar = screen.getByRole('toolbar', { name: 'Timeline zoom' });
     // Zoomed in around the middle, away from event 1000 (at 1000 s of 5000 s).

@@ -4,9 +4,10 @@ import { cssVar } from '../../components/palette';
 import { LevelBadge } from './Detections';
 import { timeTicks } from './detail-model';
 import { EventDetailPanel, type CaseLink } from './EventDetail';
-import { runInIdleSlices } from './idle-slices';
+import { runInIdleSlices, type IdleHost } from './idle-slices';
+import { useKeptEvents, type Keep } from './match-slices';
 import type { DetectionSummary, EventAnnotation } from './types';
-import { filterTerm, fullRange, histogram, keptEvents, keptInWindow, makeSearchTexts, pan, rangeText, searchTexts, shortTime, storyRange, textMatches, visibleRows, windowOf, zoom, type Range, type TimelineIndex } from './model';
+import { filterTerm, fullRange, histogram, keptInWindow, makeSearchTexts, pan, rangeText, shortTime, storyRange, textMatches, visibleRows, windowOf, zoom, type Range, type TimelineIndex } from './model';
 
 export const ROW_HEIGHT = 24;
 const VIEWPORT = 360;
@@ -95,6 +96,8 @@ export interface TimelineProps {
   readonly focus?: TimelineFocus | null;
   /** Clears the workspace's filter (offered when it leaves no row). */
   readonly onClearFilter?: () => void;
+  /** What idle slices run on: the page's, or a fake clock in tests. */
+  readonly idle?: IdleHost;
 }
 
 export interface TimelineFocus {
@@ -194,9 +197,10 @@ function TimelineEmpty({ total, keptInCase, filter, onlyDetected, rule, zoomed, 
   );
 }
 
-export function Timeline({ index, storyEvents, filter: typed, theme, detected = NO_DETECTIONS, only = null, annotations = NO_ANNOTATIONS, link, focus = null, onClearFilter }: TimelineProps) {
+export function Timeline({ index, storyEvents, filter: typed, theme, detected = NO_DETECTIONS, only = null, annotations = NO_ANNOTATIONS, link, focus = null, onClearFilter, idle }: TimelineProps) {
   // The rows follow the filter as soon as the page is free: typing in the filter box is never held up by a pass over
-  // every event (each pass reads the case's search texts, made once on the first filter typed).
+  // every event (each pass reads the case's search texts; a filter typed before they are all made is matched in idle
+  // slices, the matches so far shown as they grow).
   const filter = useDeferredValue(typed);
   const [onlyDetected, setOnlyDetected] = useState(false);
   const full = useMemo(() => fullRange(index), [index]);
@@ -211,7 +215,7 @@ export function Timeline({ index, storyEvents, filter: typed, theme, detected = 
 
   // The events' search texts are made while the page is idle, so the first filter typed finds them ready: in slices
   // that end at the idle deadline or after SLICE_MS, so a key pressed meanwhile is not held up.
-  useEffect(() => runInIdleSlices((timeLeft) => makeSearchTexts(index, index.events.length, timeLeft)), [index]);
+  useEffect(() => runInIdleSlices((timeLeft) => makeSearchTexts(index, index.events.length, timeLeft), idle), [index, idle]);
 
   const { start, end } = useMemo(() => windowOf(index, range), [index, range]);
   const atFullRange = range.from <= full.from && range.to >= full.to;
@@ -219,12 +223,13 @@ export function Timeline({ index, storyEvents, filter: typed, theme, detected = 
   const last = atFullRange ? index.events.length : end;
   // The events the filter, the detections box and a chosen rule keep, over the whole case: the rows in the range shown
   // and the density strip are both read from this one list.
-  const kept = useMemo(() => {
-    const term = filterTerm(filter);
+  // A filter typed before every search text is made keeps the events matched so far (`left` still to search).
+  const term = filterTerm(filter);
+  const keep = useMemo((): Keep | null => {
     if (term === '' && !onlyDetected && only === null) return null;
-    const texts = term === '' ? null : searchTexts(index);
-    return keptEvents(index, (e, i) => (!onlyDetected || detected.has(e.eventId)) && (only === null || only.has(e.eventId)) && (texts === null || textMatches(texts[i] ?? '', e, term) || annotationMatches(annotations.get(e.eventId), term)));
-  }, [index, filter, onlyDetected, detected, only, annotations]);
+    return (e, _i, text) => (!onlyDetected || detected.has(e.eventId)) && (only === null || only.has(e.eventId)) && (term === '' || textMatches(text, e, term) || annotationMatches(annotations.get(e.eventId), term));
+  }, [term, onlyDetected, detected, only, annotations]);
+  const { kept, left, slow } = useKeptEvents(index, keep, term !== '', idle);
   const rows = useMemo(() => (kept === null ? null : keptInWindow(kept, start, last)), [kept, start, last]);
   // A new filter or rule starts at the top of the list.
   useEffect(() => {
@@ -359,7 +364,7 @@ export function Timeline({ index, storyEvents, filter: typed, theme, detected = 
   const chosen = selected !== null ? index.events[rows ? (rows[selected] ?? -1) : start + selected] : undefined;
 
   return (
-    <div className="timeline" data-testid="timeline" data-total={index.events.length} data-shown={count} data-rendered={rendered.length}>
+    <div className="timeline" data-testid="timeline" data-total={index.events.length} data-shown={count} data-rendered={rendered.length} data-searching={left}>
       <div className="timeline__bar row" role="toolbar" aria-label="Timeline zoom" tabIndex={0} onKeyDown={onKey}>
         <button type="button" className="small" onClick={() => zoomBy(0.5)} aria-label="Zoom in (+)">
           +
@@ -387,8 +392,14 @@ export function Timeline({ index, storyEvents, filter: typed, theme, detected = 
           {count.toLocaleString('en')} of {index.events.length.toLocaleString('en')} events
         </span>
       </div>
+      {left > 0 && (
+        <p className="muted timeline__searching" data-testid="timeline-searching">
+          still searching {left.toLocaleString('en')} events
+          {slow && <progress className="timeline__progress" max={index.events.length} value={index.events.length - left} aria-label="Events searched" />}
+        </p>
+      )}
       <DensityStrip index={index} kept={kept} range={range} storyTimes={storyTimes} onZoom={zoomBy} theme={theme} />
-      {count === 0 ? (
+      {count === 0 && left > 0 ? null : count === 0 ? (
         <TimelineEmpty total={index.events.length} keptInCase={kept === null ? index.events.length : kept.length} filter={filter.trim()} onlyDetected={onlyDetected} rule={only !== null} zoomed={!atFullRange} onWholeCase={() => setRange(full)} onShowAll={() => setOnlyDetected(false)} {...(onClearFilter ? { onClearFilter } : {})} />
       ) : (
         <>

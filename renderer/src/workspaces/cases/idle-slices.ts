@@ -14,7 +14,8 @@ export interface IdleHost {
   readonly later: (run: () => void) => () => void;
 }
 
-function pageHost(): IdleHost {
+/** The page's own: performance.now, requestIdleCallback where the browser has it, setTimeout. */
+export function pageHost(): IdleHost {
   const w = globalThis as typeof globalThis & { requestIdleCallback?: (cb: (d: IdleDeadline) => void) => number; cancelIdleCallback?: (h: number) => void };
   const { requestIdleCallback: request, cancelIdleCallback: cancel } = w;
   return {

@@ -276,6 +276,11 @@ export function makeSearchTexts(index: TimelineIndex, slice: number, timeLeft?: 
   return texts.length === index.events.length;
 }
 
+/** The search texts made so far for the index, by position (fewer than its events until they are all made). */
+export function searchTextsMade(index: TimelineIndex): readonly string[] {
+  return SEARCH_TEXTS.get(index) ?? [];
+}
+
 /** The search text of each event of the index, by position: made once per index (the rest made now when the idle slices have not finished). */
 export function searchTexts(index: TimelineIndex): readonly string[] {
   makeSearchTexts(index, index.events.length);
