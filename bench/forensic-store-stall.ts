@@ -7,7 +7,7 @@
 // until the case is done are reported on their own. Then, on this thread, the same case is written again to a fresh
 // store in the steps the job uses (store.ts caseWriteSteps), each step timed: how long one write transaction holds
 // the store.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -169,11 +169,18 @@ try {
   const end = performance.timeOrigin + performance.now();
   if (status !== 'done') throw new Error('the case failed');
   const summary = (await (await request(`${svc}/cases/${id}`, { headers: auth })).json()) as { counts: { events: number; nodes: number; edges: number } };
-  const dbBytes = (ws.db.prepare('SELECT SUM(IFNULL(LENGTH(view_json), 0) + IFNULL(LENGTH(export_json), 0) + IFNULL(LENGTH(timeline_json), 0)) AS t FROM forensic_cases').get() as { t: number }).t;
+  const has = (table: string): boolean => ws.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
+  const dbBytes = has('forensic_case_texts')
+    ? (ws.db.prepare('SELECT SUM(LENGTH(text)) AS t FROM forensic_case_texts').get() as { t: number }).t
+    : (ws.db.prepare('SELECT SUM(IFNULL(LENGTH(view_json), 0) + IFNULL(LENGTH(export_json), 0) + IFNULL(LENGTH(timeline_json), 0)) AS t FROM forensic_cases').get() as { t: number }).t;
   const itemBytes = (ws.db.prepare('SELECT SUM(LENGTH(json)) AS t FROM forensic_case_items').get() as { t: number }).t;
+  const leanBytes = has('forensic_case_lean_events') ? (ws.db.prepare('SELECT SUM(LENGTH(json)) AS t FROM forensic_case_lean_events').get() as { t: number }).t : 0;
+  // The store's size on disk: its file once the write-ahead log is checkpointed into it.
+  ws.db.pragma('wal_checkpoint(TRUNCATE)');
+  const diskBytes = statSync(ws.db.name).size;
   console.log(
     `case: ${lines.toLocaleString('en')} lines, ${summary.counts.events.toLocaleString('en')} events, ${summary.counts.nodes.toLocaleString('en')} nodes, ${summary.counts.edges.toLocaleString('en')} edges; ` +
-      `texts ${(dbBytes / 1e6).toFixed(1)} MB, item rows ${(itemBytes / 1e6).toFixed(1)} MB; job ${((end - t0) / 1000).toFixed(1)} s, of which storing ${storingFrom === undefined ? '?' : ((end - storingFrom) / 1000).toFixed(1)} s`,
+      `texts ${(dbBytes / 1e6).toFixed(1)} MB, item rows ${(itemBytes / 1e6).toFixed(1)} MB, lean rows ${(leanBytes / 1e6).toFixed(1)} MB, store on disk ${(diskBytes / 1e6).toFixed(1)} MB; job ${((end - t0) / 1000).toFixed(1)} s, of which storing ${storingFrom === undefined ? '?' : ((end - storingFrom) / 1000).toFixed(1)} s`,
   );
   report('whole job', samples.map((s) => s.ms));
   if (storingFrom !== undefined) {
@@ -206,11 +213,10 @@ try {
       steps.push(performance.now() - t);
     }
     const sorted = [...steps].sort((a, b) => a - b);
-    const textSteps = db.prepare('SELECT view_json IS NULL AS n FROM forensic_cases').get() as { n: number };
     console.log(
       `store in steps: texts made in ${(prepareMs / 1000).toFixed(1)} s; ${steps.length} write transactions, ${(steps.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s in all; ` +
         `median ${quantile(sorted, 0.5).toFixed(0)} ms, longest ${(sorted.at(-1) ?? NaN).toFixed(0)} ms; the last (ledger of ${rows.length.toLocaleString('en')} records and status done) ${(steps.at(-1) ?? NaN).toFixed(0)} ms; ` +
-        `the texts ${steps.slice(textSteps.n === 1 ? -3 : -4, -1).map((m) => m.toFixed(0)).join(', ')} ms`,
+        `the three before it (the texts) ${steps.slice(-4, -1).map((m) => m.toFixed(0)).join(', ')} ms`,
     );
     db.close();
   }

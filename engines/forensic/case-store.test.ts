@@ -81,7 +81,6 @@ function referenceComplete(db: Database, id: string, view: AnalysisView, custody
       });
     text.run(id, 'view', JSON.stringify(view));
     text.run(id, 'export', JSON.stringify(exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER })));
-    text.run(id, 'timeline', JSON.stringify({ events: view.events.map(({ raw: _raw, ...e }) => ({ ...e, attributes: {} })), eventsTruncated: view.eventsTruncated }));
     db.prepare(`UPDATE ${CASES_TABLE} SET status = 'done', updated_at = ?, custody_head = ?, custody_count = ?, counts_json = ?, top_grade = ?, error = NULL WHERE id = ?`).run(
       NOW,
       head,
@@ -187,9 +186,9 @@ describe('a store that stops part way', () => {
     newCase(db, 'partial');
     setCaseStatus(db, 'partial', 'running', NOW);
     const steps = caseWriteSteps(db, 'partial', prepareCase(view, custody), NOW);
-    // Every item row and the two texts (export and timeline) written, the ledger and status not yet.
+    // Every item row and the export written, the ledger and status not yet.
     const total = Math.ceil(view.events.length / STORE_BATCH_ROWS) + Math.ceil(view.nodes.length / STORE_BATCH_ROWS) + Math.ceil(view.edges.length / STORE_BATCH_ROWS);
-    for (let i = 0; i < 1 + total + 2; i++) steps.next();
+    for (let i = 0; i < 1 + total + 1; i++) steps.next();
     expect(countOf(db, CASE_ITEMS_TABLE, 'partial')).toBe(view.events.length + view.nodes.length + view.edges.length);
     expect(countOf(db, CASE_LEAN_EVENTS_TABLE, 'partial')).toBe(view.events.length);
     expect(countOf(db, CASE_CUSTODY_TABLE, 'partial')).toBe(0);

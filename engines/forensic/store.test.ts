@@ -5,7 +5,7 @@ import { VitrineError } from '../core/errors.js';
 import { appliedMigrations, migrateTo, openMemoryStore, storeAtVersion } from '../core/store.js';
 import { CustodyLedger } from './custody.js';
 import { fixtureView } from './report/fixture.js';
-import { CASE_ANCHOR_TRIGGER, CASE_CUSTODY_TABLE, CASE_LEAN_EVENTS_TABLE, caseItemCount, caseItemsJson, CASE_OWNER, CASE_TEXTS_TABLE, caseText, discardLeftovers, caseOwnerAlive, CASE_CUSTODY_TRIGGER_SQL, CASE_CUSTODY_TRIGGERS, caseCustody, caseCustodyAnchors, CASES_TABLE, completeCase, createCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseTimelineView, getCaseView, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
+import { CASE_ANCHOR_TRIGGER, CASE_CUSTODY_TABLE, CASE_LEAN_EVENTS_TABLE, caseItemCount, caseItemsJson, CASE_OWNER, CASE_TEXTS_TABLE, caseText, discardLeftovers, caseOwnerAlive, CASE_CUSTODY_TRIGGER_SQL, CASE_CUSTODY_TRIGGERS, caseCustody, caseCustodyAnchors, CASES_TABLE, completeCase, createCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseView, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
 
 const NOW = '2024-03-05T08:00:00.000Z';
 
@@ -49,7 +49,7 @@ describe('forensic store migration 4', () => {
     const db = storeAtVersion('forensic', migrations, 3);
     db.prepare(`INSERT INTO ${CASES_TABLE} (id, title, origin, status, created_at, updated_at, request_json, view_json) VALUES ('a', 't', 'path', 'done', ?, ?, '{}', ?)`).run(NOW, NOW, JSON.stringify(fixtureView()));
     migrateTo(db, 'forensic', migrations, 4);
-    expect(getCaseTimelineView(db, 'a')).toBeNull();
+    expect(caseText(db, 'a', 'timeline')).toBeNull();
     expect(getCaseSummary(db, 'a')?.status).toBe('done');
   });
 });
@@ -140,8 +140,9 @@ describe('cases and their custody', () => {
     expect(getCaseSummary(db, 'c1')).toMatchObject({ status: 'done', topGrade: 'MEDIUM', counts: view.counts });
     expect(getCaseView(db, 'c1')).toEqual(view);
     expect(getCaseExport(db, 'c1')).toEqual(exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER }));
-    // The timeline view is what the lean detail asks for: every event without attributes, the stories' graph.
-    expect(getCaseTimelineView(db, 'c1')).toEqual(exportView(view, { allEvents: true, graph: 'stories', attributes: false, maxEvents: Number.MAX_SAFE_INTEGER }));
+    // No timeline text is kept: the timeline pages read each event's lean row.
+    expect(db.prepare(`SELECT name FROM ${CASE_TEXTS_TABLE} WHERE case_id = 'c1'`).all()).toEqual([{ name: 'export' }]);
+    expect(caseText(db, 'c1', 'timeline')).toBeNull();
     expect(caseCustody(db, 'c1').verification).toMatchObject({ ok: true, count: 5, missingTriggers: [] });
     expect(caseCustody(db, 'c2').verification).toMatchObject({ ok: true, count: 3 });
     expect(listCases(db, { limit: 10, offset: 0 }).items.map((c) => c.id)).toEqual(['c2', 'c1']);
@@ -196,6 +197,8 @@ describe('cases and their custody', () => {
     // view only, with text that is not ASCII), a failed case whose texts a full disk left, and a queued one.
     createCase(db, { id: 'done', title: 'done', origin: 'path', request: {}, now: NOW });
     completeCase(db, 'done', view, ledgerRows(3), NOW);
+    // The timeline text a case stored then had (every event without attributes); none is written now.
+    db.prepare(`UPDATE ${CASES_TABLE} SET timeline_json = ? WHERE id = 'done'`).run(JSON.stringify({ events: view.events.map(({ raw: _raw, ...e }) => ({ ...e, attributes: {} })), eventsTruncated: view.eventsTruncated }));
     createCase(db, { id: 'whole', title: 'whole', origin: 'path', request: {}, now: NOW });
     const odd = { ...view, evidence: [], counts: { ...view.counts }, stories: view.stories.map((st) => ({ ...st, title: `${st.title} \u2028 é 😀 \ud800 "q"` })) };
     db.prepare(`UPDATE ${CASES_TABLE} SET status = 'done', view_json = ? WHERE id = 'whole'`).run(JSON.stringify(odd));
@@ -205,7 +208,7 @@ describe('cases and their custody', () => {
     createCase(db, { id: 'queued', title: 'queued', origin: 'path', request: {}, now: NOW });
     const columns = ['view_json', 'export_json', 'timeline_json'] as const;
     const before = db.prepare(`SELECT * FROM ${CASES_TABLE} ORDER BY id`).all() as Record<string, unknown>[];
-    const reads = (): unknown => ['done', 'whole', 'failed', 'queued'].map((id) => ({ export: JSON.stringify(getCaseExport(db, id)), view: JSON.stringify(getCaseView(db, id)), timeline: JSON.stringify(getCaseTimelineView(db, id)), summary: getCaseSummary(db, id), anchors: caseCustodyAnchors(db, id) }));
+    const reads = (): unknown => ['done', 'whole', 'failed', 'queued'].map((id) => ({ export: JSON.stringify(getCaseExport(db, id)), view: JSON.stringify(getCaseView(db, id)), timeline: caseText(db, id, 'timeline'), summary: getCaseSummary(db, id), anchors: caseCustodyAnchors(db, id) }));
     const read = reads();
     const ledger = db.prepare(`SELECT * FROM ${CASE_CUSTODY_TABLE} ORDER BY case_id, seq`).all();
 

@@ -24,8 +24,9 @@ export const CASE_LEAN_EVENTS_TABLE = 'forensic_case_lean_events';
 /** Failed cases an analyst removed: one row each, append-only (what was asked, why it failed, when it was removed). */
 export const CASE_REMOVALS_TABLE = 'forensic_case_removals';
 /**
- * A finished case's large texts (the export, the timeline and, for a case stored before migration 6, the whole view),
- * one row each keyed by case id and name: the case row stays small, so reading its columns (the custody anchors, the
+ * A finished case's large texts (the export and, for a case stored before migration 6, the whole view; a case stored
+ * before the lean event rows also has a timeline text, which nothing reads any more), one row each keyed by case id
+ * and name: the case row stays small, so reading its columns (the custody anchors, the
  * owner, the failure message) never walks the texts' overflow pages.
  */
 export const CASE_TEXTS_TABLE = 'forensic_case_texts';
@@ -194,10 +195,13 @@ export const migrations: readonly Migration[] = [
           PRIMARY KEY (case_id, name)
         );
       `);
-      for (const [name, column] of Object.entries(TEXT_COLUMNS)) {
+      const columns = Object.entries(TEXT_COLUMNS);
+      for (const [name, column] of columns)
         db.prepare(`INSERT INTO ${CASE_TEXTS_TABLE} (case_id, name, text) SELECT id, ?, ${column} FROM ${CASES_TABLE} WHERE ${column} IS NOT NULL ORDER BY rowid`).run(name);
-        db.exec(`ALTER TABLE ${CASES_TABLE} DROP COLUMN ${column}`);
-      }
+      // Emptied first, in one pass: each DROP COLUMN rewrites every case row, which would copy the texts not yet
+      // dropped again (a 90 MB case twice more); the rows it rewrites now are small.
+      db.prepare(`UPDATE ${CASES_TABLE} SET ${columns.map(([, column]) => `${column} = NULL`).join(', ')} WHERE ${columns.map(([, column]) => `${column} IS NOT NULL`).join(' OR ')}`).run();
+      for (const [, column] of columns) db.exec(`ALTER TABLE ${CASES_TABLE} DROP COLUMN ${column}`);
     },
   },
   {
@@ -475,7 +479,6 @@ export interface PreparedCase {
   /** The whole view as one text: made only for a store without item rows (before migration 6). */
   viewJson(): string;
   readonly exportJson: string;
-  readonly timelineJson: string;
   /** Each kind's items in view order, one JSON text each; events also lean (leanEventJson). */
   readonly items: readonly { readonly kind: CaseItemKind; readonly json: readonly string[]; readonly lean?: readonly string[] }[];
   readonly custody: readonly StoredLedgerRow[];
@@ -494,8 +497,6 @@ export function prepareCase(view: AnalysisView, custody: readonly StoredLedgerRo
     viewJson: () => JSON.stringify(view),
     // Reports and the default detail read this small view, not the whole one (which can hold 100,000 events).
     exportJson: JSON.stringify(exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER })),
-    // The workspace's timeline: every kept event, without attributes, read without parsing the whole view.
-    timelineJson: JSON.stringify({ events: view.events.map(({ raw: _raw, ...e }) => ({ ...e, attributes: {} })), eventsTruncated: view.eventsTruncated }),
     items: Object.entries(ITEM_KINDS).map(([kind, key]) => {
       const json = (view[key] as readonly unknown[]).map((item) => JSON.stringify(item));
       return { kind: kind as CaseItemKind, json, ...(kind === 'event' ? { lean: json.map(leanEventJson) } : {}) };
@@ -517,8 +518,8 @@ function checkWritable(db: Database, id: string): void {
 
 /**
  * Stores a prepared case in short write transactions, yielding between them (the caller may let others in there):
- * the item rows in batches (STORE_BATCH_ROWS rows or STORE_BATCH_BYTES), the whole view, the export and the timeline
- * each in its own, then, last and atomically, the custody ledger with the anchors, counts and status done. Every step
+ * the item rows with the events' lean rows in batches (STORE_BATCH_ROWS rows or STORE_BATCH_BYTES), the export (and,
+ * in a store without item rows, the whole view) each in its own, then, last and atomically, the custody ledger with the anchors, counts and status done. Every step
  * first checks that the case is still queued or running and holds no ledger, so a case failed meanwhile (its worker
  * given up, another process marking it interrupted) is never written to again. Until the last step the case is not
  * done, and nothing reads a case that is not done; a failure part way leaves rows that discardPartialCase removes.
@@ -562,9 +563,10 @@ export function* caseWriteSteps(db: Database, id: string, p: PreparedCase, now: 
     }
   }
   // With item rows the whole view is not kept as one text as well (getCaseView puts it together from the export and
-  // the items): the largest text, and the longest write, of a large case.
-  for (const name of hasItemsTable(db) ? (['export', 'timeline'] as const) : (['view', 'export', 'timeline'] as const)) {
-    const text = name === 'view' ? p.viewJson() : name === 'export' ? p.exportJson : p.timelineJson;
+  // the items): the largest text, and the longest write, of a large case. No timeline text is written: the timeline
+  // pages read the lean event rows (a case stored before keeps the one it has, which nothing reads).
+  for (const name of hasItemsTable(db) ? (['export'] as const) : (['view', 'export'] as const)) {
+    const text = name === 'view' ? p.viewJson() : p.exportJson;
     tx(() => {
       if (texts) db.prepare(`INSERT INTO ${CASE_TEXTS_TABLE} (case_id, name, text) VALUES (?, ?, ?) ON CONFLICT (case_id, name) DO UPDATE SET text = excluded.text`).run(id, name, text);
       else db.prepare(`UPDATE ${CASES_TABLE} SET ${TEXT_COLUMNS[name]} = ? WHERE id = ?`).run(text, id);
@@ -676,20 +678,6 @@ export function getCaseExport(db: Database, id: string): AnalysisView | null {
   // Cases stored before migration 3 have only the whole view.
   const view = getCaseView(db, id);
   return view === null ? null : exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER });
-}
-
-/**
- * The stories' export with every kept event (without attributes) in place of the stories' events: what
- * GET /api/cases/{id}?events=all&graph=stories&attributes=false answers, read without the whole view. Null when the
- * case has no stored timeline (not done, or stored before migration 4).
- */
-export function getCaseTimelineView(db: Database, id: string): AnalysisView | null {
-  const timeline = caseText(db, id, 'timeline');
-  if (!timeline) return null;
-  const exported = getCaseExport(db, id);
-  if (exported === null) return null;
-  const t = JSON.parse(timeline) as Pick<AnalysisView, 'events' | 'eventsTruncated'>;
-  return { ...exported, events: t.events, eventsTruncated: t.eventsTruncated };
 }
 
 /** Case summaries, newest first. */
