@@ -1,15 +1,18 @@
-// The one job table every engine worker serves: each service's jobs.ts, merged (worker processes load this module).
-import { attribService } from '../engines/attrib/service.js';
-import { caseassessService } from '../engines/caseassess/service.js';
-import { flowdetService } from '../engines/flowdet/service.js';
-import { forensicService } from '../engines/forensic/service.js';
-import { petriageService } from '../engines/petriage/service.js';
-import { pkgscanService } from '../engines/pkgscan/service.js';
-import { provgateService } from '../engines/provgate/service.js';
-import { replayService } from '../engines/replay/service.js';
-import { mergeJobTables } from './host/job-tables.js';
+// The job modules every engine worker serves, one per service: a worker imports a service's job table on that
+// service's first job, or while it waits for work (`--preload`), never the gateway's routes. main/services.ts lists the
+// same services for the gateway (a test checks).
+import type { JobTable } from '../engines/core/jobs/protocol.js';
+import type { JobLoaders } from './host/job-tables.js';
 
-/** Every service whose jobs run in the workers; keep in step with main/services.ts (a test checks). */
-export const jobServices = [caseassessService, petriageService, replayService, provgateService, attribService, pkgscanService, forensicService, flowdetService] as const;
+const table = (mod: { jobs: JobTable }): JobTable => mod.jobs;
 
-export const jobs = mergeJobTables(jobServices.map((s) => s.jobs));
+export const jobLoaders: JobLoaders = {
+  caseassess: () => import('../engines/caseassess/jobs.js').then(table),
+  petriage: () => import('../engines/petriage/jobs.js').then(table),
+  replay: () => import('../engines/replay/jobs.js').then(table),
+  provgate: () => import('../engines/provgate/jobs.js').then(table),
+  attrib: () => import('../engines/attrib/jobs.js').then(table),
+  pkgscan: () => import('../engines/pkgscan/jobs.js').then(table),
+  forensic: () => import('../engines/forensic/jobs.js').then(table),
+  flowdet: () => import('../engines/flowdet/jobs.js').then(table),
+};

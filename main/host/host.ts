@@ -62,7 +62,7 @@ export interface PoolOptions {
 
 /** What both host implementations (fork, utilityProcess) take. */
 export interface HostOptions extends PoolOptions {
-  /** Modules exporting a `jobs` table (absolute paths); default main/jobs, every service's jobs. */
+  /** Job modules (absolute paths), each exporting a `jobs` table or per-service `jobLoaders`; default main/jobs, every service's jobs. */
   readonly jobModules?: readonly string[];
   /** Services whose jobs run in workers with other V8 flags; default WORKER_PROFILES (main/host/entry.ts). */
   readonly profiles?: readonly WorkerProfile[];

@@ -5,6 +5,7 @@ import type { JobInfo } from '../../engines/core/contracts/gateway.js';
 import { VitrineError, deserializeError } from '../../engines/core/errors.js';
 import type { JobProgress, LogLevel, RunOptions } from '../../engines/core/jobs/protocol.js';
 import type { EngineHost, HostLogger, HostStats, JobListener, PoolOptions, SpawnWorker, WorkerProcess } from './host.js';
+import { serviceOf } from './job-tables.js';
 import { parseWorkerMessage } from './messages.js';
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
@@ -52,11 +53,6 @@ function defaultLogger(level: LogLevel, message: string): void {
   if (level === 'warn' || level === 'error') process.stderr.write(`vitrine engine host: ${message}\n`);
 }
 
-/** Service name of a job type: `caseassess.assess` -> `caseassess`. */
-export function serviceOf(type: string): string {
-  const dot = type.indexOf('.');
-  return dot === -1 ? type : type.slice(0, dot);
-}
 
 export class WorkerPool implements EngineHost {
   private readonly size: number;

@@ -5,7 +5,8 @@ import { VitrineError } from '../../engines/core/errors.js';
 import type { RunOptions } from '../../engines/core/jobs/protocol.js';
 import { WORKER_PROFILES, defaultJobModules, jobModuleArgs, workerEntry, type WorkerProfile } from './entry.js';
 import type { EngineHost, HostOptions, HostStats, JobListener, WorkerProcess } from './host.js';
-import { WorkerPool, serviceOf } from './pool.js';
+import { serviceOf } from './job-tables.js';
+import { WorkerPool } from './pool.js';
 
 export class RoutedHost implements EngineHost {
   private readonly main: EngineHost;
@@ -94,11 +95,18 @@ export class RoutedHost implements EngineHost {
 /** Starts one worker process: its script, arguments and Node flags (child_process.fork or Electron's utilityProcess). */
 export type StartWorker = (file: string, args: readonly string[], execArgv: readonly string[]) => WorkerProcess;
 
-/** The host both hosts build: a main pool with WORKER_V8_FLAGS and a pool per worker profile (default WORKER_PROFILES). */
+/**
+ * The host both hosts build: a main pool with WORKER_V8_FLAGS and a pool per worker profile (default WORKER_PROFILES).
+ * Each worker imports, while it waits for work, the job tables of the services its pool runs: a profile's pool those
+ * of its services, the main pool every other.
+ */
 export function createRoutedHost(options: HostOptions, start: StartWorker): EngineHost {
-  const args = jobModuleArgs(options.jobModules ?? defaultJobModules());
+  const modules = jobModuleArgs(options.jobModules ?? defaultJobModules());
+  const profiles = options.profiles ?? WORKER_PROFILES;
+  const elsewhere = ['--preload', '*', ...profiles.flatMap((p) => p.services.flatMap((service) => ['--preload-except', service]))];
   return new RoutedHost((profile) => {
     const { file, execArgv } = workerEntry(profile?.v8Flags);
+    const args = [...modules, ...(profile === undefined ? elsewhere : profile.services.flatMap((service) => ['--preload', service]))];
     return new WorkerPool(() => start(file, args, execArgv), profile === undefined ? options : { ...options, size: profile.size ?? 1 });
-  }, options.profiles ?? WORKER_PROFILES);
+  }, profiles);
 }

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { VitrineError, serializeError } from '../../engines/core/errors.js';
 import type { JobContext, JobTable, LogLevel, WorkerToHost } from '../../engines/core/jobs/protocol.js';
-import { jobTableOf, mergeJobTables } from './job-tables.js';
+import { JobSource, jobLoadersOf, jobTableOf, mergeJobTables } from './job-tables.js';
 import { parseHostMessage } from './messages.js';
 
 /** Least time between two progress messages of one job; the first always goes out at once. */
@@ -44,21 +44,52 @@ function openChannel(): Channel {
   };
 }
 
-function jobModulePaths(argv: readonly string[]): string[] {
+/** The values of every `--NAME value` pair of the arguments. */
+function argValues(argv: readonly string[], name: string): string[] {
   const out: string[] = [];
-  for (let i = 0; i < argv.length - 1; i++) if (argv[i] === '--jobs') out.push(argv[i + 1] as string);
+  for (let i = 0; i < argv.length - 1; i++) if (argv[i] === name) out.push(argv[i + 1] as string);
   return out;
 }
 
-async function loadTables(modules: readonly string[]): Promise<JobTable> {
+/**
+ * The job modules named by `--jobs`: each exports `jobs` (a table, read now) or `jobLoaders` (per service, imported on
+ * its first job) or both. A module with neither, or two modules giving one service a loader, is a composition bug.
+ */
+async function loadJobs(modules: readonly string[]): Promise<JobSource> {
   const tables: JobTable[] = [];
+  const loaders = new Map<string, () => Promise<JobTable>>();
   for (const spec of modules) {
     const url = spec.startsWith('file:') ? spec : pathToFileURL(spec).href;
-    const table = jobTableOf(await import(url));
-    if (!table) throw new Error('a job module does not export a `jobs` table of functions');
-    tables.push(table);
+    const mod: unknown = await import(url);
+    const table = jobTableOf(mod);
+    const lazy = jobLoadersOf(mod);
+    if (!table && !lazy) throw new Error('a job module exports neither a `jobs` table of functions nor `jobLoaders`');
+    if (table) tables.push(table);
+    for (const [service, load] of Object.entries(lazy ?? {})) {
+      if (loaders.has(service)) throw new Error(`service ${service} has two job modules`);
+      loaders.set(service, load);
+    }
   }
-  return mergeJobTables(tables);
+  return new JobSource(mergeJobTables(tables), loaders);
+}
+
+/**
+ * Imports, one after another while the worker waits for work, the tables of the services `--preload` names (`*`: every
+ * service), less those `--preload-except` names, so a job rarely waits for its module. A job of a service still being
+ * imported waits for that import; a table that cannot be imported fails its service's jobs, said once in the log.
+ */
+async function preload(source: JobSource, argv: readonly string[], log: (message: string) => void): Promise<void> {
+  const named = argValues(argv, '--preload');
+  const except = new Set(argValues(argv, '--preload-except'));
+  const services = (named.includes('*') ? source.services() : named).filter((s) => !except.has(s) && source.services().includes(s));
+  for (const service of services) {
+    await new Promise((resolve) => setImmediate(resolve));
+    try {
+      await source.table(service);
+    } catch (err) {
+      log(`the jobs of ${service} cannot be loaded: ${err instanceof Error ? err.message : 'unknown error'}`);
+    }
+  }
 }
 
 interface Running {
@@ -66,7 +97,7 @@ interface Running {
   readonly controller: AbortController;
 }
 
-function serve(channel: Channel, table: JobTable): void {
+function serve(channel: Channel, source: JobSource): void {
   let running: Running | undefined;
 
   const send = (message: WorkerToHost): void => {
@@ -107,7 +138,7 @@ function serve(channel: Channel, table: JobTable): void {
       },
     };
     try {
-      const handler = table[type];
+      const handler = await source.handler(type);
       if (!handler) throw new VitrineError('not_found', 'unknown job type');
       const value = await handler(payload, ctx);
       if (timer) clearTimeout(timer);
@@ -163,14 +194,15 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => undefined);
   watchParent();
   const channel = openChannel();
-  let table: JobTable;
+  let source: JobSource;
   try {
-    table = await loadTables(jobModulePaths(process.argv));
+    source = await loadJobs(argValues(process.argv, '--jobs'));
   } catch (err) {
     process.stderr.write(`vitrine worker: cannot load job tables: ${err instanceof Error ? err.message : 'unknown error'}\n`);
     process.exit(70);
   }
-  serve(channel, table);
+  serve(channel, source);
+  void preload(source, process.argv, (message) => channel.send({ kind: 'log', level: 'error', message }));
 }
 
 void main();
