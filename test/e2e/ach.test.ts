@@ -215,7 +215,7 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)(`ACH workspace in Chromium${
   }, 180_000);
 });
 
-describe.skipIf(!browserSuiteRuns() || !REGISTERED)('ACH: STIX 2.1 import and Send to (issue 22)', () => {
+describe.skipIf(!browserSuiteRuns() || !REGISTERED)('ACH: STIX 2.1 import and Send to', () => {
   let session: BrowserSession;
   beforeAll(async () => {
     session = await startBrowserSession('ach-findings');

@@ -216,7 +216,7 @@ describe.skipIf(!browserSuiteRuns())('Assessment workspace in Chromium', () => {
   }, 60_000);
 });
 
-describe.skipIf(!browserSuiteRuns())('Assessment: STIX 2.1 import (issue 22)', () => {
+describe.skipIf(!browserSuiteRuns())('Assessment: STIX 2.1 import', () => {
   let session: BrowserSession;
   beforeAll(async () => {
     session = await startBrowserSession('assessment-stix');
