@@ -1,11 +1,11 @@
 // The forensic store's migrations, one test each, and the case and custody queries.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sha256Hex } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
 import { appliedMigrations, migrateTo, openMemoryStore, storeAtVersion } from '../core/store.js';
 import { CustodyLedger } from './custody.js';
 import { fixtureView } from './report/fixture.js';
-import { CASE_ANCHOR_TRIGGER, CASE_CUSTODY_TABLE, CASE_LEAN_EVENTS_TABLE, caseItemCount, caseItemsJson, CASE_OWNER, CASE_TEXTS_TABLE, caseText, discardLeftovers, caseOwnerAlive, CASE_CUSTODY_TRIGGER_SQL, CASE_CUSTODY_TRIGGERS, caseCustody, caseCustodyAnchors, CASES_TABLE, completeCase, createCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseView, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
+import { CASE_ANCHOR_TRIGGER, CASE_CUSTODY_TABLE, CASE_LEAN_EVENTS_TABLE, caseItemCount, caseItemsJson, CASE_OWNER, CASE_TEXTS_TABLE, caseText, discardLeftovers, caseOwnerAlive, CASE_CUSTODY_TRIGGER_SQL, CASE_CUSTODY_TRIGGERS, caseCustody, caseCustodyAnchors, CASES_TABLE, completeCase, createCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseView, textsMoveNotice, TEXTS_MOVE_NOTICE_BYTES, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
 
 const NOW = '2024-03-05T08:00:00.000Z';
 
@@ -231,6 +231,21 @@ describe('cases and their custody', () => {
     completeCase(db, 'queued', view, ledgerRows(2), NOW);
     expect(caseText(db, 'queued', 'export')).toBe(caseText(db, 'done', 'export'));
     expect(JSON.stringify(getCaseView(db, 'queued'))).toBe(JSON.stringify(view));
+  });
+
+  it('migration 9 says once that it moves the texts, only for a store of at least TEXTS_MOVE_NOTICE_BYTES, naming its size only', () => {
+    const db = storeAtVersion('forensic', migrations, 8);
+    const lines: string[] = [];
+    expect(textsMoveNotice(db, TEXTS_MOVE_NOTICE_BYTES, (l) => lines.push(l))).toBe(false);
+    expect(textsMoveNotice(db, 0, (l) => lines.push(l))).toBe(true);
+    expect(lines).toEqual([expect.stringMatching(/^vitrine: forensic store: moving the cases' large texts to a table of their own, once \(a store of \d+ MB; this can take a while\)\n$/)]);
+    const written = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      migrateTo(db, 'forensic', migrations, 9);
+      expect(written).not.toHaveBeenCalled();
+    } finally {
+      written.mockRestore();
+    }
   });
 
   it('migration 10 adds a table of each event\'s lean text; cases stored before read the same lean pages, made as they are read', () => {

@@ -196,6 +196,7 @@ export const migrations: readonly Migration[] = [
         );
       `);
       const columns = Object.entries(TEXT_COLUMNS);
+      textsMoveNotice(db);
       for (const [name, column] of columns)
         db.prepare(`INSERT INTO ${CASE_TEXTS_TABLE} (case_id, name, text) SELECT id, ?, ${column} FROM ${CASES_TABLE} WHERE ${column} IS NOT NULL ORDER BY rowid`).run(name);
       // Emptied first, in one pass: each DROP COLUMN rewrites every case row, which would copy the texts not yet
@@ -220,6 +221,21 @@ export const migrations: readonly Migration[] = [
     },
   },
 ];
+
+/** Store size from which migration 9 says, once as it starts, that it is moving the texts (it holds the store meanwhile). */
+export const TEXTS_MOVE_NOTICE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Migration 9 copies every case's texts once, in the transaction that opens the store (about 20 ms per MB measured):
+ * a large store says so on stderr as the copy starts, once, so a start that waits is not taken for a hang. Nothing of
+ * the store but its size in MB is written. Answers whether it wrote the line.
+ */
+export function textsMoveNotice(db: Database, fromBytes = TEXTS_MOVE_NOTICE_BYTES, write: (line: string) => void = (line) => void process.stderr.write(line)): boolean {
+  const bytes = Number(db.pragma('page_count', { simple: true })) * Number(db.pragma('page_size', { simple: true }));
+  if (!(bytes >= fromBytes)) return false;
+  write(`vitrine: forensic store: moving the cases' large texts to a table of their own, once (a store of ${Math.round(bytes / 1e6)} MB; this can take a while)\n`);
+  return true;
+}
 
 /**
  * When a process started, in clock ticks after boot (Linux /proc/<pid>/stat, field 22), or null where that cannot be
