@@ -1,4 +1,4 @@
-// `npm run bench -- gateway-stall [events]`: /api/health latency (p50/p99) of the headless workstation while 4 clients read a large forensic case at once (issue 23 item 6).
+// `npm run bench -- gateway-stall [events]`: /api/health latency (p50/p99) of the headless workstation while 4 clients read a large forensic case at once.
 // The case is generated (dataset-JSON process and network events, ~27k by default) below a temporary evidence root and
 // analysed with noisy events kept, so every generated event is in the timeline. Three loads are measured, each for a
 // fixed number of rounds: idle; 4 clients repeating GET .../cases/{id}?events=all (what the issue reported); and 4
