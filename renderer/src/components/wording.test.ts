@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayProse } from './wording';
+import { agreeing, counted, displayProse } from './wording';
 
 describe('displayProse', () => {
   it('makes a counted "(s)" agree with its count, across up to four words', () => {
@@ -31,5 +31,16 @@ describe('displayProse', () => {
     expect(displayProse('10.0.0.5: Port scan -> SSH brute force -> Exfiltration')).toBe('10.0.0.5: Port scan → SSH brute force → Exfiltration');
     expect(displayProse('stages recon -> access in causal order')).toBe('stages recon → access in causal order');
     expect(displayProse('$a->b')).toBe('$a->b');
+  });
+});
+
+describe('agreeing and counted', () => {
+  it('give the singular for one and the plural for any other count', () => {
+    expect(agreeing(1, 'hour')).toBe('hour');
+    expect(agreeing(0, 'hour')).toBe('hours');
+    expect(agreeing(2, 'day')).toBe('days');
+    expect(agreeing(3, 'hypothesis', 'hypotheses')).toBe('hypotheses');
+    expect(counted(1, 'edge')).toBe('1 edge');
+    expect(counted(1204, 'node')).toBe('1,204 nodes');
   });
 });

@@ -23,7 +23,12 @@ export function displayProse(text: string): string {
     .replace(ARROW, ' → ');
 }
 
+/** The word agreeing with a count written apart from it: "hour" for 1, "hours" for any other (0, 2, 1.5, none yet). */
+export function agreeing(n: number, word: string, plural = `${word}s`): string {
+  return n === 1 ? word : plural;
+}
+
 /** "1 layer", "3 layers", "1,204 packages": a count with grouped digits and the word agreeing with it. */
 export function counted(n: number, word: string, plural = `${word}s`): string {
-  return `${n.toLocaleString('en')} ${n === 1 ? word : plural}`;
+  return `${n.toLocaleString('en')} ${agreeing(n, word, plural)}`;
 }

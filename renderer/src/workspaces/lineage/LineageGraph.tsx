@@ -1,6 +1,7 @@
 // The run's provenance graph in cytoscape: laid out once per run in columns from commit to container; highlights (a reason's path, a layer's blast radius) only change classes.
 // Readable at its fitted zoom by the Cases graph's rule (components/graph-readable.ts): labels never fitted under 10 px on screen,
 // hidden under 8 px with the whole name on hover, and the same toolbar keys (+, −, arrows, s the highlight, 0 the whole graph).
+import { counted } from '../../components/wording';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { Core, NodeSingular } from 'cytoscape';
 import type { RunGraph } from '../../../../engines/core/contracts/provgate';
@@ -182,7 +183,7 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
       <div className="panel__head">
         <h2>Provenance graph</h2>
         <span className="muted lineage-graph__stats">
-          {drawn.omitted > 0 ? `${drawn.nodes.length} of ${graph.stats.nodes} nodes drawn (reason paths and findings first)` : `${graph.stats.nodes} nodes · ${graph.stats.edges} edges`} · drag to pan, wheel to zoom, or the toolbar (Tab to it: +, −, arrows, s, 0); a node's whole name shows on hover
+          {drawn.omitted > 0 ? `${drawn.nodes.length} of ${graph.stats.nodes} nodes drawn (reason paths and findings first)` : `${counted(graph.stats.nodes, 'node')} · ${counted(graph.stats.edges, 'edge')}`} · drag to pan, wheel to zoom, or the toolbar (Tab to it: +, −, arrows, s, 0); a node's whole name shows on hover
         </span>
       </div>
       <GraphZoomBar testId="lineage-graph-bar" onAct={act} labelPx={labelPx} focusLabel={highlight === null ? 'Readable' : 'The highlight'} />

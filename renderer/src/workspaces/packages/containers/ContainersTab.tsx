@@ -266,7 +266,7 @@ function ContainerScanView({ api, scan, canRead }: { api: PkgscanApi; scan: Cont
                 {!l.complete && <span className="pk-tag pk-tag--danger">not read to its end</span>}
               </div>
               <div className="muted small">
-                {bytes(l.size)} · +{l.files_added} files, {l.files_changed} changed, −{l.files_removed} removed · {bytes(l.bytes_added)} added
+                {bytes(l.size)} · +{counted(l.files_added, 'file')}, {l.files_changed} changed, −{l.files_removed} removed · {bytes(l.bytes_added)} added
               </div>
               {(l.packages_added.length > 0 || l.packages_upgraded.length > 0 || l.packages_removed.length > 0) && (
                 <div className="small pk-layer__pkgs">

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { PageOf, SecurityEvent } from '../../../../../engines/core/contracts/pkgscan';
 import type { MonitorCheck, WatchedPackage } from '../../../../../engines/core/contracts/pkgscan-monitoring';
 import { ErrorNote } from '../../../components/ErrorNote';
+import { agreeing } from '../../../components/wording';
 import { duration, sentence, when } from '../common/format';
 import { useLoad } from '../../../components/useLoad';
 import { useAction } from '../common/hooks';
@@ -75,14 +76,16 @@ export function MonitoringTab({ api, canWrite, canReadEvents }: { api: PkgscanAp
   );
 }
 
-function IntervalFields({ value, unit, onValue, onUnit, label }: { value: string; unit: IntervalUnit; onValue: (v: string) => void; onUnit: (u: IntervalUnit) => void; label: string }) {
+export function IntervalFields({ value, unit, onValue, onUnit, label }: { value: string; unit: IntervalUnit; onValue: (v: string) => void; onUnit: (u: IntervalUnit) => void; label: string }) {
+  const n = Number(value.trim());
   return (
     <span className="pk-interval">
       <input aria-label={`${label} value`} inputMode="numeric" size={4} value={value} onChange={(e) => onValue(e.target.value)} maxLength={6} />
       <select aria-label={`${label} unit`} value={unit} onChange={(e) => onUnit(e.target.value as IntervalUnit)}>
-        <option value="minutes">minutes</option>
-        <option value="hours">hours</option>
-        <option value="days">days</option>
+        {/* The unit agrees with the number typed beside it: "check every 1 hour", "every 2 hours". */}
+        <option value="minutes">{agreeing(n, 'minute')}</option>
+        <option value="hours">{agreeing(n, 'hour')}</option>
+        <option value="days">{agreeing(n, 'day')}</option>
       </select>
     </span>
   );

@@ -58,7 +58,7 @@ export function DependencyGraph({ graph, onNode }: { graph: Graph; onNode?: (id:
         <h3>
           Dependency graph{' '}
           <span className="pk-sub">
-            {graph.metrics.node_count} nodes · {graph.metrics.edge_count} edges · depth {graph.metrics.depth}
+            {counted(graph.metrics.node_count, 'node')} · {counted(graph.metrics.edge_count, 'edge')} · depth {graph.metrics.depth}
             {drawn.omitted > 0 && ` · ${drawn.nodes.length} drawn (direct, blocked and single points of failure first)`}
           </span>
         </h3>

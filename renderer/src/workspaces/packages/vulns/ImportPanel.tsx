@@ -91,7 +91,7 @@ export function ImportPanel({ api, canImport }: { api: PkgscanApi; canImport: bo
                   <td className="num">{s.records.toLocaleString('en')}</td>
                   <td>{when(s.data_date)}</td>
                   <td>
-                    {s.age_days} days{' '}
+                    {counted(s.age_days, 'day')}{' '}
                     {s.stale ? <span className="pk-tag pk-tag--warn" title={`Stale after ${s.stale_after_days} days`}>stale</span> : <span className="muted small">(fresh for {s.stale_after_days})</span>}
                   </td>
                   <td className="muted">{when(s.last_import_at)}</td>
