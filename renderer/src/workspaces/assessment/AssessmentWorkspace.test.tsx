@@ -41,12 +41,15 @@ describe('Assessment while a case is assessed', () => {
       </ShellContext.Provider>,
     );
     fireEvent.click(screen.getByRole('button', { name: 'Sample case' }));
-    expect((await screen.findByTestId('assessment-ready')).textContent).toContain('Press Run assessment');
+    const ready = (await screen.findByTestId('assessment-ready')).textContent;
+    expect(ready).toContain('The sample case is in the editor, not assessed yet.');
+    expect(ready).toContain('Press Run assessment');
     store.getState().setJobs([queued]);
     fireEvent.click(screen.getByTestId('run-assessment'));
 
     const running = await screen.findByTestId('assessment-running');
-    expect(running.textContent).toContain('Assessing the case from sample case');
+    expect(running.textContent).toContain('Assessing the sample case…');
+    expect(running.textContent).not.toContain('case from sample case');
     expect(screen.queryByTestId('assessment-ready')).toBeNull();
     const bar = screen.getByRole('progressbar', { name: 'Assessment progress' });
     expect(bar.getAttribute('aria-valuenow')).toBeNull();

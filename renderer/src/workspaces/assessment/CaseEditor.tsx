@@ -7,7 +7,7 @@ import { Progress } from '../../components/Progress';
 import { useFileDrop } from '../../components/useFileDrop';
 import { isStixBundle } from '../../components/StixImportSummary';
 import type { StoredCaseSummary } from '../../../../engines/core/contracts/caseassess';
-import { MAX_CASE_BYTES } from './model';
+import { MAX_CASE_BYTES, SAMPLE_ORIGIN, originNote } from './model';
 import { counted } from '../../components/wording';
 import sampleCase from './sample-case.json';
 
@@ -85,7 +85,7 @@ export function CaseEditor(props: CaseEditorProps) {
             type="button"
             className="small"
             onClick={() => {
-              onText(SAMPLE_CASE_TEXT, 'sample case');
+              onText(SAMPLE_CASE_TEXT, SAMPLE_ORIGIN);
               onLocalError(null);
             }}
           >
@@ -111,7 +111,7 @@ export function CaseEditor(props: CaseEditorProps) {
         {stored.length === 0 && <span className="muted small">Import STIX, Save, or Send to Assessment adds one.</span>}
       </div>
       <label htmlFor={editorId} className="muted drop-target__hint">
-        {origin ? `From ${origin}. ` : ''}Paste or type a case file, or drop a .json file or a STIX 2.1 bundle here.
+        {originNote(origin)}Paste or type a case file, or drop a .json file or a STIX 2.1 bundle here.
       </label>
       <textarea
         id={editorId}

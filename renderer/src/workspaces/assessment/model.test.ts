@@ -156,4 +156,14 @@ describe('caseWaiting', () => {
     expect(caseWaiting('stored case c-1')).toBe('The case from stored case c-1 is in the editor, not assessed yet.');
     expect(caseWaiting(null)).toBe('A case is in the editor, not assessed yet.');
   });
+
+  it('names the sample case as such, not as "the case from sample case"', async () => {
+    const { caseAssessing, caseWaiting, originNote } = await import('./model');
+    expect(caseWaiting('sample case')).toBe('The sample case is in the editor, not assessed yet.');
+    expect(caseAssessing('sample case')).toBe('Assessing the sample case…');
+    expect(caseAssessing('intrusion.json')).toBe('Assessing the case from intrusion.json…');
+    expect(originNote('sample case, edited since')).toBe('The sample case, edited since. ');
+    expect(originNote('intrusion.json')).toBe('From intrusion.json. ');
+    expect(originNote(null)).toBe('');
+  });
 });

@@ -247,12 +247,28 @@ export function caseSources(kase: unknown): CaseSource[] {
   return out;
 }
 
+/** The origin of the shipped sample case (the other origins name a file, a stored case or a bundle). */
+export const SAMPLE_ORIGIN = 'sample case';
+
+/** The case by where it came from: "the sample case" (not "the case from sample case"), "the case from intrusion.json". */
+function theCase(origin: string): string {
+  return origin.startsWith(SAMPLE_ORIGIN) ? `the ${origin}` : `the case from ${origin}`;
+}
+
+/** The editor's note on where its text came from: "The sample case.", "From intrusion.json." (with a space after). */
+export function originNote(origin: string | null): string {
+  if (origin === null || origin === '') return '';
+  return origin.startsWith(SAMPLE_ORIGIN) ? `The ${origin}. ` : `From ${origin}. `;
+}
+
 /** What the empty result says when the editor already holds a case (one sent from another workspace, a stored one, a file): that it waits to be run. */
 export function caseWaiting(origin: string | null): string {
-  return origin !== null && origin !== '' ? `The case from ${origin} is in the editor, not assessed yet.` : 'A case is in the editor, not assessed yet.';
+  if (origin === null || origin === '') return 'A case is in the editor, not assessed yet.';
+  const named = theCase(origin);
+  return `${named.charAt(0).toUpperCase()}${named.slice(1)} is in the editor, not assessed yet.`;
 }
 
 /** What the empty result says while the case in the editor is being assessed (never "press Run" while it runs). */
 export function caseAssessing(origin: string | null): string {
-  return origin !== null && origin !== '' ? `Assessing the case from ${origin}…` : 'Assessing the case in the editor…';
+  return origin !== null && origin !== '' ? `Assessing ${theCase(origin)}…` : 'Assessing the case in the editor…';
 }
