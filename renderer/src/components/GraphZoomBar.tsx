@@ -1,6 +1,7 @@
 // The graphs' zoom toolbar and hover name (the Cases causal graph and the Lineage provenance graph share them with the rule in
-// graph-readable.ts): + and − zoom, the arrows pan, s the focus, 0 the whole graph, f the whole window; the labels' size on
-// screen is printed at every zoom, and a node's whole name shows beside it on hover (its label may be cut, or too small to draw).
+// graph-readable.ts): + and − zoom, the arrows pan, s the focus, 0 the whole graph, f the whole window (each button shows its
+// key as a key cap after its words); the labels' size on screen is printed at every zoom, and a node's whole name shows
+// beside it on hover (its label may be cut, or too small to draw).
 import { useEffect, useState, type KeyboardEvent, type Ref, type RefObject } from 'react';
 import type { Core, NodeSingular } from 'cytoscape';
 import { graphKey, labelPxAt, MIN_LABEL_PX } from './graph-readable';
@@ -108,16 +109,16 @@ export function GraphZoomBar({ barRef, testId, onAct, labelPx, focusLabel, expan
         −
       </button>
       {focusLabel !== undefined && (
-        <button type="button" className="small" onClick={() => onAct('s')} data-testid="graph-story">
-          {focusLabel} (s)
+        <button type="button" className="small" onClick={() => onAct('s')} aria-keyshortcuts="s" data-testid="graph-story">
+          <Keyed label={focusLabel} shortcut="s" />
         </button>
       )}
-      <button type="button" className="small" onClick={() => onAct('0')} data-testid="graph-whole">
-        Whole graph (0)
+      <button type="button" className="small" onClick={() => onAct('0')} aria-keyshortcuts="0" data-testid="graph-whole">
+        <Keyed label="Whole graph" shortcut="0" />
       </button>
       {expanded !== undefined && (
-        <button type="button" className="small" onClick={() => onAct('f')} aria-pressed={expanded} data-testid="graph-expand">
-          {expanded ? backLabel : 'Whole window (f)'}
+        <button type="button" className="small" onClick={() => onAct('f')} aria-pressed={expanded} aria-keyshortcuts={expanded ? 'Escape' : 'f'} data-testid="graph-expand">
+          {expanded ? <Keyed {...splitKey(backLabel)} /> : <Keyed label="Whole window" shortcut="f" />}
         </button>
       )}
       <span className="muted">arrows pan</span>
@@ -128,6 +129,29 @@ export function GraphZoomBar({ barRef, testId, onAct, labelPx, focusLabel, expan
       )}
     </div>
   );
+}
+
+/**
+ * A button's words and its key, the key as a key cap after them ("Whole graph [0]"): "Whole graph (0)" read as a
+ * graph of nothing. The cap is hidden from screen readers; the button says its key in aria-keyshortcuts.
+ */
+function Keyed({ label, shortcut }: { readonly label: string; readonly shortcut: string | null }) {
+  return (
+    <>
+      {label}
+      {shortcut !== null && (
+        <kbd className="graph-zoom__key" aria-hidden="true">
+          {shortcut}
+        </kbd>
+      )}
+    </>
+  );
+}
+
+/** A caller's words with their key in brackets at the end ("Back to the case (Esc)") as words and key. */
+function splitKey(text: string): { readonly label: string; readonly shortcut: string | null } {
+  const m = /^(.*\S)\s+\(([^()\s]{1,5})\)$/u.exec(text);
+  return m ? { label: m[1] ?? text, shortcut: m[2] ?? null } : { label: text, shortcut: null };
 }
 
 /** A node's whole name beside it (inside a positioned frame around the canvas). */
