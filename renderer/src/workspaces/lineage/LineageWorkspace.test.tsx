@@ -75,3 +75,15 @@ describe('Lineage gate: the bar while a demo scenario runs', () => {
     expect(bar.className).toContain('progress--unknown');
   });
 });
+
+describe('Lineage gate: its options', () => {
+  it('sit together on a line of their own under the button, each box in a label that centres it on its words', async () => {
+    show({ status: 'ok', service: 'provgate', version: '0', trustedKeys: 0 });
+    const group = await screen.findByRole('group', { name: 'Gate options' });
+    const boxes = Array.from(group.querySelectorAll('input[type="checkbox"]'));
+    expect(boxes).toEqual([screen.getByRole('checkbox', { name: 'lenient' }), screen.getByRole('checkbox', { name: 'typosquat check' })]);
+    for (const box of boxes) expect(box.parentElement?.className).toContain('gate-input__option');
+    // Not in the button's wrapping row, where the second option started an indented line of its own.
+    expect(group.contains(screen.getByTestId('open-envelopes'))).toBe(false);
+  });
+});

@@ -184,11 +184,17 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
                 testId="envelope-file"
                 onFile={(f) => void gateFile(f)}
               />
-              <label className="muted" title="A malformed entry becomes a blocking reason instead of refusing the whole list">
-                <input type="checkbox" checked={lenient} onChange={(e) => setLenient(e.target.checked)} /> lenient
+            </div>
+            {/* The options on a line of their own under the button, each box centred on its words (wrapped beside the
+                button, the second sat indented on the next line with its box above its words). */}
+            <div className="gate-input__options" role="group" aria-label="Gate options">
+              <label className="muted gate-input__option" title="A malformed entry becomes a blocking reason instead of refusing the whole list">
+                <input type="checkbox" checked={lenient} onChange={(e) => setLenient(e.target.checked)} />
+                lenient
               </label>
-              <label className="muted" title="Check PyPI dependency names against the shipped list of the most-downloaded PyPI projects (one edit away and not popular itself: blocks)">
-                <input type="checkbox" checked={typosquat} onChange={(e) => setTyposquat(e.target.checked)} /> typosquat check
+              <label className="muted gate-input__option" title="Check PyPI dependency names against the shipped list of the most-downloaded PyPI projects (one edit away and not popular itself: blocks)">
+                <input type="checkbox" checked={typosquat} onChange={(e) => setTyposquat(e.target.checked)} />
+                typosquat check
               </label>
             </div>
             <h3>Demo scenarios</h3>
