@@ -155,6 +155,14 @@ describe('FlowsWorkspace', () => {
     expect(screen.getByTestId('flows-score').textContent).toContain('not valid JSON');
   });
 
+  it('shows an example of the input in the empty Score box', () => {
+    const { client } = fakeClient();
+    render(<FlowsWorkspace service={service} client={client} />);
+    const placeholder = screen.getByTestId('flows-score-text').getAttribute('placeholder') ?? '';
+    expect(placeholder).toMatch(/^\[\n {2}\{ "Destination Port": 443, "Flow Duration": \d+/u);
+    expect(JSON.parse(placeholder)).toHaveLength(2);
+  });
+
   it('marks the verdicts stale once the text or an option changes, until scored again', async () => {
     const { client } = fakeClient();
     render(<FlowsWorkspace service={service} client={client} />);

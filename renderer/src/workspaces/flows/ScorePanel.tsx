@@ -9,7 +9,7 @@ import { useFileDrop } from '../../components/useFileDrop';
 import { useFocusWhenLost } from '../../components/useDialogFocus';
 import { counted, displayProse } from '../../components/wording';
 import { Bars } from './Charts';
-import { describeModel, flowsFromCsv, flowsFromJson, fmt, fmtValue, MAX_CSV_BYTES, refuseScoring, type Flow, type ScoreResponse } from './model';
+import { describeModel, flowsFromCsv, flowsFromJson, FLOWS_PLACEHOLDER, fmt, fmtValue, MAX_CSV_BYTES, refuseScoring, type Flow, type ScoreResponse } from './model';
 
 /** What the shown verdicts were scored from: the pasted text (null for a CSV file) and the two options. */
 interface ScoredFrom {
@@ -92,6 +92,7 @@ export function ScorePanel({ client, base }: { readonly client: ApiClient; reado
         onChange={(e) => setText(e.target.value)}
         rows={6}
         spellCheck={false}
+        placeholder={FLOWS_PLACEHOLDER}
         aria-label="Flows as JSON"
         data-testid="flows-score-text"
         onKeyDown={(e) => {

@@ -1,6 +1,6 @@
 // Parsing pasted JSON and dropped CSV into flows, and the limits the scoring panel applies before sending.
 import { describe, expect, it } from 'vitest';
-import { flowsFromCsv, flowsFromJson, fmt, fmtValue, refuseScoring, splitCsvLine } from './model';
+import { flowsFromCsv, flowsFromJson, FLOWS_PLACEHOLDER, fmt, fmtValue, refuseScoring, splitCsvLine } from './model';
 
 describe('flows model', () => {
   it('reads a CICIDS2017-style CSV: trimmed names, labels dropped, inf/NaN and blanks left out, bad lines counted', () => {
@@ -54,5 +54,14 @@ describe('fmtValue', () => {
   it('leaves ports as they are written', () => {
     expect(fmtValue(8080, 'Destination Port')).toBe('8080');
     expect(fmtValue(8080, 'Flow Duration')).toBe('8,080');
+  });
+
+  it('gives the Score box an example that is itself input it reads: flows of base feature names to numbers', () => {
+    const flows = flowsFromJson(FLOWS_PLACEHOLDER);
+    expect(flows).toHaveLength(2);
+    for (const f of flows) {
+      expect(Object.keys(f)).toEqual(['Destination Port', 'Flow Duration', 'Total Fwd Packets']);
+      expect(Object.values(f).every((v) => typeof v === 'number')).toBe(true);
+    }
   });
 });

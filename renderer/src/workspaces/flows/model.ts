@@ -79,6 +79,18 @@ export function flowsFromCsv(text: string): { flows: Flow[]; skipped: number } {
   return { flows, skipped };
 }
 
+/**
+ * The empty Score box's example: the shape it reads (an array of flows, each CICIDS2017 base feature names to numbers;
+ * Flow Duration in microseconds, as CICFlowMeter writes it), itself valid input, one flow a line that fits the box at
+ * 1100 px.
+ */
+export const FLOWS_PLACEHOLDER = [
+  '[',
+  '  { "Destination Port": 443, "Flow Duration": 120000, "Total Fwd Packets": 8 },',
+  '  { "Destination Port": 22, "Flow Duration": 5000000, "Total Fwd Packets": 40 }',
+  ']',
+].join('\n');
+
 /** Flows from pasted JSON: an array of objects, or `{flows: [...]}`. */
 export function flowsFromJson(text: string): Flow[] {
   let value: unknown;
