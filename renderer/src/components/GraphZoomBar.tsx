@@ -110,15 +110,15 @@ export function GraphZoomBar({ barRef, testId, onAct, labelPx, focusLabel, expan
       </button>
       {focusLabel !== undefined && (
         <button type="button" className="small" onClick={() => onAct('s')} aria-keyshortcuts="s" data-testid="graph-story">
-          <Keyed label={focusLabel} shortcut="s" />
+          <KeyedLabel label={focusLabel} shortcut="s" />
         </button>
       )}
       <button type="button" className="small" onClick={() => onAct('0')} aria-keyshortcuts="0" data-testid="graph-whole">
-        <Keyed label="Whole graph" shortcut="0" />
+        <KeyedLabel label="Whole graph" shortcut="0" />
       </button>
       {expanded !== undefined && (
         <button type="button" className="small" onClick={() => onAct('f')} aria-pressed={expanded} aria-keyshortcuts={expanded ? 'Escape' : 'f'} data-testid="graph-expand">
-          {expanded ? <Keyed {...splitKey(backLabel)} /> : <Keyed label="Whole window" shortcut="f" />}
+          {expanded ? <KeyedLabel {...splitKey(backLabel)} /> : <KeyedLabel label="Whole window" shortcut="f" />}
         </button>
       )}
       <span className="muted">arrows pan</span>
@@ -135,7 +135,7 @@ export function GraphZoomBar({ barRef, testId, onAct, labelPx, focusLabel, expan
  * A button's words and its key, the key as a key cap after them ("Whole graph [0]"): "Whole graph (0)" read as a
  * graph of nothing. The cap is hidden from screen readers; the button says its key in aria-keyshortcuts.
  */
-function Keyed({ label, shortcut }: { readonly label: string; readonly shortcut: string | null }) {
+export function KeyedLabel({ label, shortcut }: { readonly label: string; readonly shortcut: string | null }) {
   return (
     <>
       {label}

@@ -1,5 +1,6 @@
 // The case timeline: a density strip to zoom and pan (wheel, buttons, keys) over a virtualised list that renders only the rows in view, smooth at 100,000 events.
 import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactElement, type ReactNode, type WheelEvent } from 'react';
+import { KeyedLabel } from '../../components/GraphZoomBar';
 import { cssVar } from '../../components/palette';
 import { LevelBadge } from './Detections';
 import { timeTicks } from './detail-model';
@@ -169,8 +170,8 @@ function TimelineEmpty({ total, keptInCase, filter, onlyDetected, rule, zoomed, 
     return (
       <p className="muted timeline__empty" data-testid="timeline-empty">
         No event in the range shown{filter !== '' || onlyDetected || rule ? ' matches' : ''}; {keptInCase.toLocaleString('en')} in the whole case {keptInCase === 1 ? 'does' : 'do'}.{' '}
-        <button type="button" className="small" onClick={onWholeCase}>
-          Whole case (0)
+        <button type="button" className="small" onClick={onWholeCase} aria-keyshortcuts="0">
+          <KeyedLabel label="Whole case" shortcut="0" />
         </button>
       </p>
     );
@@ -378,11 +379,11 @@ export function Timeline({ index, storyEvents, filter: typed, theme, detected = 
         <button type="button" className="small" onClick={() => panBy(0.25)} aria-label="Later (→)">
           →
         </button>
-        <button type="button" className="small" onClick={() => setRange(full)} disabled={atFullRange}>
-          Whole case (0)
+        <button type="button" className="small" onClick={() => setRange(full)} disabled={atFullRange} aria-keyshortcuts="0">
+          <KeyedLabel label="Whole case" shortcut="0" />
         </button>
-        <button type="button" className="small" onClick={toStory} disabled={!storySpan} data-testid="zoom-to-story">
-          The story (s)
+        <button type="button" className="small" onClick={toStory} disabled={!storySpan} data-testid="zoom-to-story" aria-keyshortcuts="s">
+          <KeyedLabel label="The story" shortcut="s" />
         </button>
         <label className="timeline__only">
           <input type="checkbox" checked={onlyDetected} onChange={(e) => setOnlyDetected(e.target.checked)} disabled={detected.size === 0} data-testid="only-detections" /> only events with detections
