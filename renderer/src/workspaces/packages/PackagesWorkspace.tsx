@@ -115,7 +115,7 @@ export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
       {error && <ErrorNote error={error} title={error.status === 401 ? 'Sign-in failed' : 'The service reported an error'} />}
       {!token && !checking && (
         <form className="panel packages__login" data-testid="pkgscan-login" onSubmit={(e) => void submit(e)} aria-label="Sign in to package scanning">
-          <h3>Sign in</h3>
+          <h2>Sign in</h2>
           <p className="muted small">
             Package scanning has its own users. The first admin is created on this workstation with <code>pkgscan create-admin --email ADDRESS</code>.
           </p>

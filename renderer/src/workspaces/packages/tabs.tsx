@@ -39,7 +39,7 @@ export interface PackagesTab {
 function Account({ me }: { readonly me: Me }) {
   return (
     <div className="panel">
-      <h3>Signed in</h3>
+      <h2>Signed in</h2>
       <dl className="packages__facts">
         <dt>E-mail</dt>
         <dd>{me.email}</dd>

@@ -30,7 +30,7 @@ export function AuditTab({ api }: { api: PkgscanApi }) {
   return (
     <div className="panel">
       <div className="packages__filters">
-        <h3>Audit chain</h3>
+        <h2>Audit chain</h2>
         <input aria-label="Action starts with" placeholder="action, e.g. auth." value={action} onChange={(e) => { setAction(e.target.value); setOffset(0); }} maxLength={128} />
         <button type="button" className="primary" onClick={() => void verify()}>
           Verify chain

@@ -60,7 +60,7 @@ export function ContainersTab({ api, canScan, canRead }: { api: PkgscanApi; canS
     <div className="ws-column" {...drop.dropProps}>
       {canScan && (
         <section className={`panel ${drop.dropClass}`} aria-label="Scan an image" data-testid="image-drop">
-          <h3>Scan a container image</h3>
+          <h2>Scan a container image</h2>
           <p className="drop-target__hint muted small">
             Drop a <code>docker save</code> or OCI image layout tarball here, or pick one (at most 256 MiB, one scan at a time). It is read in memory, never run or extracted.
           </p>
@@ -95,7 +95,7 @@ export function ContainersTab({ api, canScan, canRead }: { api: PkgscanApi; canS
       )}
       {canRead && (
         <section className="panel" aria-label="Container scans">
-          <h3>Container scans</h3>
+          <h2>Container scans</h2>
           {list.error && <ErrorNote error={list.error} title="The scans could not be listed" />}
           <table className="packages__table">
             <thead>
@@ -214,7 +214,7 @@ function ContainerScanView({ api, scan, canRead }: { api: PkgscanApi; scan: Cont
         {sbom.error && <ErrorNote error={sbom.error} title="The SBOM could not be read" />}
       </section>
       <section className="panel" aria-label="Tool status">
-        <h3>Checks</h3>
+        <h2>Checks</h2>
         <ul className="pk-tools" data-testid="tool-status">
           {scan.tools.map((t) => {
             const o = checkOutcome(t, scan.findings);
@@ -228,9 +228,9 @@ function ContainerScanView({ api, scan, canRead }: { api: PkgscanApi; scan: Cont
         </ul>
       </section>
       <section className="panel" aria-label="Findings">
-        <h3>
+        <h2>
           Findings <span className="pk-sub">{scan.findings.length}{scan.findings_truncated && ' (the most severe, cut at the stored cap)'}</span>
-        </h3>
+        </h2>
         {findings.length === 0 && <p className="muted">No finding.</p>}
         <ul className="pk-findings">
           {findings.slice(0, 500).map((f, i) => (
@@ -257,7 +257,7 @@ function ContainerScanView({ api, scan, canRead }: { api: PkgscanApi; scan: Cont
         </ul>
       </section>
       <section className="panel" aria-label="Layers">
-        <h3>Layers</h3>
+        <h2>Layers</h2>
         <ol className="pk-layers" start={0}>
           {scan.layers.map((l) => (
             <li key={l.index} className={l.complete ? '' : 'pk-layer--incomplete'} data-testid="layer">
@@ -294,9 +294,9 @@ function ContainerScanView({ api, scan, canRead }: { api: PkgscanApi; scan: Cont
       </section>
       <section className="panel" aria-label="Packages">
         <div className="packages__filters">
-          <h3>
+          <h2>
             Packages <span className="pk-sub">{scan.packages.length}</span>
-          </h3>
+          </h2>
           <FilterSelect label="Package type" value={type} onChange={setType} any="all types" options={packageTypes(scan.packages).map((t) => [t.type, `${t.type} (${t.count})`] as const)} />
           <input aria-label="Package contains" placeholder="name or version contains" value={q} onChange={(e) => setQ(e.target.value)} maxLength={200} />
         </div>

@@ -37,7 +37,7 @@ export function DiffsTab({ api, canCreate }: { api: PkgscanApi; canCreate: boole
       )}
       <section className="panel" aria-label="Release diffs">
         <div className="packages__filters">
-          <h3>Release diffs</h3>
+          <h2>Release diffs</h2>
           <input aria-label="Diff package" placeholder="package (exact name)" value={pkg} onChange={(e) => {
             setPkg(e.target.value);
             setOffset(0);
@@ -107,7 +107,7 @@ function DiffForm({ api, onDiff }: { api: PkgscanApi; onDiff: (d: DiffResult) =>
   };
   return (
     <form className="panel pk-diff__form" onSubmit={(e) => void submit(e)} aria-label="Compare two releases" data-testid="diff-form">
-      <h3>Compare two releases</h3>
+      <h2>Compare two releases</h2>
       <div className="pk-diff__fields">
         <PackageFields ecosystem={ecosystem} onEcosystem={setEcosystem} name={name} onName={setName} />
         <label>
@@ -185,9 +185,9 @@ function DiffView({ diff }: { diff: ReleaseDiff }) {
       )}
       <section className={`panel pk-verdict__head pk-verdict__head--${diff.escalated ? 'block' : 'allow'} pk-head--stack`}>
         <div className="packages__filters">
-          <h3>
+          <h2>
             <PackageLink ecosystem={diff.ecosystem} name={diff.name} /> {diff.from_version} → {diff.to_version}
-          </h3>
+          </h2>
           {diff.escalated ? <span className="pk-tag pk-tag--danger">escalated: {diff.escalation_reasons.join(', ')}</span> : <span className="pk-tag">not escalated</span>}
           <span className="muted small">
             risk {pct(diff.risk.from)} → <strong>{pct(diff.risk.to)}</strong> ({diff.risk.delta >= 0 ? '+' : ''}
@@ -196,9 +196,9 @@ function DiffView({ diff }: { diff: ReleaseDiff }) {
         </div>
       </section>
       <section className="panel" aria-label="New findings">
-        <h3>
+        <h2>
           New findings <span className="pk-sub">{diff.findings.new.length} new · {diff.findings.gone.length} gone · {diff.findings.unchanged} unchanged</span>
-        </h3>
+        </h2>
         {newFindings.length === 0 && <p className="muted">No finding is new in {diff.to_version}.</p>}
         <ul className="pk-findings">
           {newFindings.map((f, i) => (
@@ -299,9 +299,9 @@ function DiffView({ diff }: { diff: ReleaseDiff }) {
         </div>
       </section>
       <section className="panel" aria-label="Files">
-        <h3>
+        <h2>
           Files <span className="pk-sub">+{diff.files.added.length} · ~{diff.files.changed.length} · −{diff.files.removed.length} · {diff.files.unchanged} unchanged{diff.files.truncated && ' · lists cut at their cap'}</span>
-        </h3>
+        </h2>
         {tree.length === 0 && <p className="muted">No file added, changed or removed.</p>}
         <ul className="pk-tree" data-testid="diff-tree">
           {tree.slice(0, 1500).map((r) => (

@@ -26,7 +26,7 @@ export function EventsTab({ api, me }: { api: PkgscanApi; me: Me }) {
   return (
     <div className="panel">
       <div className="packages__filters">
-        <h3>Security events</h3>
+        <h2>Security events</h2>
         <input aria-label="Event type" placeholder="type, e.g. maintainer_changed" size={30} value={type} onChange={(e) => setType(e.target.value)} maxLength={64} />
         <FilterSelect label="Minimum severity" value={severity} onChange={setSeverity} any="any severity" options={MIN_SEVERITY_OPTIONS} />
         <select aria-label="Acknowledgement" value={ack} onChange={(e) => setAck(e.target.value)}>

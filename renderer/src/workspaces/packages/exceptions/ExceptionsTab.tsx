@@ -42,7 +42,7 @@ export function ExceptionsTab({ api, me }: { api: PkgscanApi; me: Me }) {
     <div className="packages__cols">
       <div className="panel">
         <div className="packages__filters">
-          <h3>Exceptions</h3>
+          <h2>Exceptions</h2>
           <FilterSelect label="Filter by status" value={status} onChange={setStatus} any="any status" options={['pending', 'approved', 'rejected', 'revoked', 'expired']} />
         </div>
         {list.error && <ErrorNote error={list.error} />}
@@ -99,7 +99,7 @@ export function ExceptionsTab({ api, me }: { api: PkgscanApi; me: Me }) {
       </div>
       {can(me, 'exception:request') && (
         <form className="panel packages__form" onSubmit={(e) => void request(e)} aria-label="Request an exception">
-          <h3>Request an exception</h3>
+          <h2>Request an exception</h2>
           <label>
             Ecosystem
             <select value={form.ecosystem} onChange={(e) => setForm({ ...form, ecosystem: e.target.value })}>

@@ -78,7 +78,7 @@ function HistoryList({ api, state, onState, returnTo }: { api: PkgscanApi; reado
       {stats.data && <StatsOverview stats={stats.data} />}
       <section className="panel" aria-label="Scan history">
         <div className="packages__filters">
-          <h3>Scan history</h3>
+          <h2>Scan history</h2>
           <FilterSelect label="Filter by decision" value={decision} onChange={(v) => onState({ ...state, decision: v, offset: 0 })} any="any decision" options={['allow', 'warn', 'block']} />
           <FilterSelect label="Filter by severity" value={severity} onChange={(v) => onState({ ...state, severity: v, offset: 0 })} any="any severity" options={['info', 'low', 'medium', 'high', 'critical']} />
           <input aria-label="Package name contains" placeholder="name contains" value={q} onChange={(e) => onState({ ...state, q: e.target.value, offset: 0 })} maxLength={214} />

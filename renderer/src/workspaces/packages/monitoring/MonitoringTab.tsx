@@ -25,7 +25,7 @@ export function MonitoringTab({ api, canWrite, canReadEvents }: { api: PkgscanAp
       {canWrite && <WatchForm api={api} onWatched={() => list.reload()} />}
       <section className="panel" aria-label="Watched packages">
         <div className="packages__filters">
-          <h3>Watched packages</h3>
+          <h2>Watched packages</h2>
           <label className="small">
             <input type="checkbox" checked={failingOnly} onChange={(e) => {
               setFailingOnly(e.target.checked);
@@ -117,7 +117,7 @@ function WatchForm({ api, onWatched }: { api: PkgscanApi; onWatched: () => void 
   };
   return (
     <form className="panel pk-watch-form" aria-label="Watch a package" data-testid="watch-form" onSubmit={(e) => void submit(e)}>
-      <h3>Watch a package</h3>
+      <h2>Watch a package</h2>
       <div className="packages__filters">
         <select aria-label="Watch ecosystem" value={ecosystem} onChange={(e) => setEcosystem(e.target.value as 'npm' | 'pypi')}>
           <option value="npm">npm</option>
@@ -331,7 +331,7 @@ function CheckHistory({ api, id, name }: { api: PkgscanApi; id: string; name: st
   const checks = useLoad(() => api.get<PageOf<MonitorCheck>>(`/monitoring/packages/${encodeURIComponent(id)}/checks`, { limit: 20, offset }), [api, id, offset]);
   return (
     <section className="panel" aria-label={`Checks of ${name}`} data-testid="check-history">
-      <h3>Checks of {name}</h3>
+      <h2>Checks of {name}</h2>
       {checks.error && <ErrorNote error={checks.error} title="The checks could not be read" />}
       {checks.data?.items.length === 0 && <div className="empty">Not checked yet: the first check is due at once and takes the baseline.</div>}
       {(checks.data?.items.length ?? 0) > 0 && (
@@ -385,7 +385,7 @@ function MonitorEvents({ api }: { api: PkgscanApi }) {
   return (
     <section className="panel" aria-label="Monitoring events" data-testid="monitor-events">
       <div className="packages__filters">
-        <h3>Monitoring events</h3>
+        <h2>Monitoring events</h2>
         <select aria-label="Monitoring event type" value={type} onChange={(e) => setType(e.target.value)}>
           {MONITOR_EVENT_TYPES.map((t) => (
             <option key={t} value={t}>

@@ -41,7 +41,7 @@ export function PackageTab({ api }: { api: PkgscanApi }) {
   return (
     <>
       <form className="packages__filters panel" onSubmit={submit} aria-label="Open a package">
-        <h3>Package</h3>
+        <h2>Package</h2>
         <select aria-label="Ecosystem" value={ecosystem} onChange={(e) => setEcosystem(e.target.value)}>
           <option value="npm">npm</option>
           <option value="pypi">pypi</option>
@@ -77,9 +77,9 @@ function Overview({ api, pkg }: { api: PkgscanApi; pkg: PackageRef }) {
   return (
     <div className="pk-grid pk-grid--two" data-testid="package-overview">
       <section className="panel pk-span" aria-label="Verdicts">
-        <h3>
+        <h2>
           <span className="pk-h-name">{o.ecosystem}/{o.name}</span> <span className="pk-sub">verdicts per version and environment (the newest of each)</span>
-        </h3>
+        </h2>
         {versions.length === 0 ? (
           <p className="muted small">Not scanned yet.</p>
         ) : (
@@ -110,7 +110,7 @@ function Overview({ api, pkg }: { api: PkgscanApi; pkg: PackageRef }) {
         )}
       </section>
       <section className="panel" aria-label="Advisories">
-        <h3>Advisories found in its verdicts</h3>
+        <h2>Advisories found in its verdicts</h2>
         {o.advisories.length === 0 ? (
           <p className="muted small">None in the stored verdicts (a verdict whose vulnerabilities were not assessed says so on its page).</p>
         ) : (
@@ -135,7 +135,7 @@ function Overview({ api, pkg }: { api: PkgscanApi; pkg: PackageRef }) {
         )}
       </section>
       <section className="panel" aria-label="Stored releases">
-        <h3>Stored releases</h3>
+        <h2>Stored releases</h2>
         {o.stored_releases.length === 0 ? (
           <p className="muted small">No archive of this package in the store.</p>
         ) : (

@@ -64,7 +64,7 @@ export function PoliciesTab({ api, me }: { api: PkgscanApi; me: Me }) {
   return (
     <div className="packages__cols packages__cols--wide">
       <div className="panel">
-        <h3>Policies</h3>
+        <h2>Policies</h2>
         {policies.error && <ErrorNote error={policies.error} />}
         <ul className="packages__list">
           {(policies.data?.items ?? []).map((p) => (
@@ -86,7 +86,7 @@ export function PoliciesTab({ api, me }: { api: PkgscanApi; me: Me }) {
       </div>
       <div className="panel">
         <div className="packages__filters">
-          <h3>{selected ? `${selected.name} (${selected.environment}, revision ${selected.revision})` : 'Policy'}</h3>
+          <h2>{selected ? `${selected.name} (${selected.environment}, revision ${selected.revision})` : 'Policy'}</h2>
           {writable && selected && (
             <>
               <button type="button" disabled={!validation?.valid} onClick={() => void act('save')}>

@@ -55,13 +55,13 @@ export function DependencyGraph({ graph, onNode }: { graph: Graph; onNode?: (id:
   return (
     <section className="panel pk-graph" aria-label="Dependency graph">
       <div className="packages__filters">
-        <h3>
+        <h2>
           Dependency graph{' '}
           <span className="pk-sub">
             {counted(graph.metrics.node_count, 'node')} · {counted(graph.metrics.edge_count, 'edge')} · depth {graph.metrics.depth}
             {drawn.omitted > 0 && ` · ${drawn.nodes.length} drawn (direct, blocked and single points of failure first)`}
           </span>
-        </h3>
+        </h2>
         <button type="button" className="small" onClick={() => cy?.fit(undefined, 24)}>
           Fit
         </button>

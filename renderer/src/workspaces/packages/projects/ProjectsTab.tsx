@@ -42,7 +42,7 @@ export function ProjectsTab({ api, canWrite }: { api: PkgscanApi; canWrite: bool
   return (
     <div className="pk-projects">
       <section className="panel pk-projects__list" aria-label="Projects">
-        <h3>Projects</h3>
+        <h2>Projects</h2>
         {projects.error && <ErrorNote error={projects.error} title="The projects could not be listed" />}
         <ul className="packages__list">
           {(projects.data?.items ?? []).map((p) => (
@@ -86,9 +86,9 @@ function ProjectView({ api, projectId, initialScan, canWrite, onScanned }: { api
   return (
     <div className="ws-column">
       <section className="panel">
-        <h3>
+        <h2>
           {project.data?.name ?? '…'} {project.data?.description && <span className="pk-sub">{project.data.description}</span>}
-        </h3>
+        </h2>
         {project.error && <ErrorNote error={project.error} title="The project could not be read" />}
         {canWrite && (
           <Uploader
@@ -277,7 +277,7 @@ function ScanView({ api, projectId, scanId }: { api: PkgscanApi; projectId: stri
         {sbom.error && <ErrorNote error={sbom.error} title="The SBOM could not be made" />}
       </section>
       <section className="panel" aria-label="Files read">
-        <h3>Files</h3>
+        <h2>Files</h2>
         <table className="packages__table">
           <thead>
             <tr>
@@ -329,9 +329,9 @@ function ProjectFindings({ scan }: { scan: ProjectScan }) {
   const groups = findingsByFile(scan.findings);
   return (
     <section className="panel" aria-label="Findings by file">
-      <h3>
+      <h2>
         Findings <span className="pk-sub">{scan.findings.length.toLocaleString('en')} in {counted(groups.length, 'file')}</span>
-      </h3>
+      </h2>
       {groups.length === 0 && <p className="muted">No hygiene, confusion, Dockerfile or Compose finding.</p>}
       {groups.map((g) => (
         <details key={g.file} className="pk-file" open={groups.length <= 3 || severityRank(g.severity) >= 2} data-testid="project-finding-group">
@@ -369,9 +369,9 @@ function Components({ api, base }: { api: PkgscanApi; base: string }) {
   return (
     <section className="panel" aria-label="Components">
       <div className="packages__filters">
-        <h3>
+        <h2>
           Components <span className="pk-sub">{list.data?.total ?? '…'}</span>
-        </h3>
+        </h2>
         <FilterSelect label="Direct or transitive" value={direct} onChange={(v) => {
           setDirect(v as '' | 'true' | 'false');
           setOffset(0);

@@ -14,9 +14,9 @@ export function Findings({ findings }: { findings: readonly ScanFinding[] }) {
   return (
     <section className="panel" aria-label="Findings">
       <div className="packages__filters">
-        <h3>
+        <h2>
           Findings <span className="pk-sub">{findings.length} in {new Set(findings.map((f) => f.file)).size} place(s)</span>
-        </h3>
+        </h2>
         <select aria-label="Show findings from severity" value={minSeverity} onChange={(e) => setMinSeverity(e.target.value)}>
           {['info', 'low', 'medium', 'high', 'critical'].map((s) => (
             <option key={s} value={s}>

@@ -66,9 +66,9 @@ export function Gaps({ verdict }: { verdict: ScanVerdict }) {
   if (verdict.gaps.length === 0) return null;
   return (
     <section className="panel pk-gaps" aria-label="Policy gaps" data-testid="policy-gaps">
-      <h3>
+      <h2>
         Gaps <span className="pk-sub">what the policy could not judge, and how to close it</span>
-      </h3>
+      </h2>
       <ul className="pk-gaps__list">
         {verdict.gaps.map((g) => (
           <li key={g.kind} data-testid={`gap-${g.kind}`}>
@@ -88,13 +88,13 @@ export function Reasons({ verdict }: { verdict: ScanVerdict }) {
   const waived = verdict.waived_reasons;
   return (
     <section className="panel" aria-label="Policy reasons" data-testid="policy-reasons">
-      <h3>
+      <h2>
         Policy reasons{' '}
         <span className="pk-sub">
           {verdict.policy.name ?? 'no active policy'} · {verdict.environment}
           {verdict.policy.hash && <> · hash {verdict.policy.hash.slice(0, 12)}</>}
         </span>
-      </h3>
+      </h2>
       {reasons.length === 0 && waived.length === 0 && <p className="muted small">No policy rule fired: the decision follows from the findings and scores alone.</p>}
       <ul className="pk-reasons">
         {reasons.map((r, i) => (
@@ -144,7 +144,7 @@ export function Vulnerabilities({ v }: { v: VulnerabilityAssessment }) {
   const openVuln = usePackagesNav((s) => s.openVuln);
   return (
     <section className="panel" aria-label="Vulnerabilities" data-testid="verdict-vulns">
-      <h3>Vulnerabilities</h3>
+      <h2>Vulnerabilities</h2>
       {v.status !== 'ok' ? (
         <Banner title={v.status === 'partial' ? 'Not fully assessed: treat as unknown' : 'Not assessed: unknown, not "no vulnerabilities"'} testId="vulns-not-assessed">
           {sentence(v.message)}
@@ -202,7 +202,7 @@ const PROV_TEXT: Record<ScanProvenance['status'], string> = {
 export function Provenance({ p }: { p: ScanProvenance }) {
   return (
     <section className="panel" aria-label="Provenance" data-testid="verdict-provenance">
-      <h3>Provenance</h3>
+      <h2>Provenance</h2>
       <dl className="packages__facts">
         <dt>Attestation</dt>
         <dd>
@@ -240,7 +240,7 @@ export function Provenance({ p }: { p: ScanProvenance }) {
 export function AnalyzerRuns({ runs }: { runs: readonly AnalyzerRun[] }) {
   return (
     <section className="panel" aria-label="Analyzer runs">
-      <h3>Analyzer runs</h3>
+      <h2>Analyzer runs</h2>
       <table className="packages__table" data-testid="analyzer-runs">
         <thead>
           <tr>
@@ -278,7 +278,7 @@ export function PackageFacts({ verdict }: { verdict: ScanVerdict }) {
   const deps = Object.entries(p.dependencies);
   return (
     <section className="panel" aria-label="Release">
-      <h3>Release</h3>
+      <h2>Release</h2>
       <dl className="packages__facts">
         <dt>Archive</dt>
         <dd className="pk-wrap">

@@ -61,7 +61,7 @@ export function VerdictView({ verdict, headingRef }: { verdict: ScanVerdict; rea
       <div className="pk-verdict__grid">
         <div className="ws-column">
           <section className="panel" aria-label="Risk dimensions">
-            <h3>Risk dimensions</h3>
+            <h2>Risk dimensions</h2>
             {dims.length === 0 ? <p className="muted small">No dimensions reported.</p> : <BarChart title="Risk by dimension, 0 to 100%" items={dims} max={1} format={pct} tone={(l) => riskTone(l, dims)} width={320} labelWidth={110} />}
           </section>
           <Provenance p={verdict.provenance} />
@@ -71,9 +71,9 @@ export function VerdictView({ verdict, headingRef }: { verdict: ScanVerdict; rea
       </div>
       {verdict.attack_chains.length > 0 && (
         <section className="panel" aria-label="Attack chains">
-          <h3>
+          <h2>
             Attack chains <span className="pk-sub">a capability and a threat in one flow</span>
-          </h3>
+          </h2>
           {verdict.attack_chains.map((c, i) => (
             <ChainDiagram key={i} chain={c} index={i} />
           ))}

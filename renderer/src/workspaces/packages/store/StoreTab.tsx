@@ -53,7 +53,7 @@ export function StoreTab({ api, canImport }: { api: PkgscanApi; canImport: boole
     <div className="packages__cols" {...dropProps}>
       <section className="panel" aria-label="Stored archives">
         <div className="packages__filters">
-          <h3>Package store</h3>
+          <h2>Package store</h2>
           <FilterSelect label="Store ecosystem" value={ecosystem} onChange={(v) => setEcosystem(v as '' | Ecosystem)} any="npm and pypi" options={[['npm', 'npm'], ['pypi', 'pypi']]} />
           <input aria-label="Stored name contains" placeholder="name contains" value={q} onChange={(e) => setQ(e.target.value)} maxLength={214} />
         </div>
@@ -94,7 +94,7 @@ export function StoreTab({ api, canImport }: { api: PkgscanApi; canImport: boole
       </section>
       {canImport ? (
         <section className={`panel ${dropClass}`} aria-label="Import archives" data-testid="store-drop">
-          <h3>Import archives</h3>
+          <h2>Import archives</h2>
           <p className="drop-target__hint muted">
             Drop archives anywhere on this tab, or pick them. npm <code>.tgz</code>; PyPI <code>.whl</code>, <code>.tar.gz</code>, <code>.zip</code>. They are stored by SHA-256, read as bytes, never run.
           </p>

@@ -44,7 +44,7 @@ export function UsersTab({ api, me }: { api: PkgscanApi; me: Me }) {
     <div className="packages__cols">
       <div className="panel">
         <div className="packages__filters">
-          <h3>Users</h3>
+          <h2>Users</h2>
           <FilterSelect label="Filter by role" value={role} onChange={setRole} any="any role" options={ROLE_NAMES} />
           <FilterSelect label="Filter by active flag" value={active} onChange={setActive} any="active or not" options={[['true', 'active'], ['false', 'deactivated']]} />
           <input aria-label="E-mail contains" placeholder="e-mail contains" value={email} onChange={(e) => setEmail(e.target.value)} maxLength={254} />
@@ -87,7 +87,7 @@ export function UsersTab({ api, me }: { api: PkgscanApi; me: Me }) {
         <div className="muted small">{users.data ? counted(users.data.total, 'user') : ''}</div>
       </div>
       <form className="panel packages__form" onSubmit={(e) => void register(e)} aria-label="Register a user">
-        <h3>Register a user</h3>
+        <h2>Register a user</h2>
         <label>
           E-mail
           <input type="email" value={newEmail} onChange={(e) => setNewEmail(e.target.value)} required maxLength={254} />

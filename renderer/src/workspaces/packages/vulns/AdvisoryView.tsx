@@ -55,7 +55,7 @@ export function AdvisoryView({ api, id, onBack }: { api: PkgscanApi; id: string;
             </dl>
           </section>
           <section className="panel">
-            <h3>Exploitation</h3>
+            <h2>Exploitation</h2>
             <dl className="packages__facts">
               <dt>CISA KEV</dt>
               <dd>{a.kev ? `listed ${a.kev.date_added}${a.kev.due_date ? `, due ${a.kev.due_date}` : ''}; ransomware use: ${a.kev.ransomware_use}` : 'not listed'}</dd>
@@ -66,7 +66,7 @@ export function AdvisoryView({ api, id, onBack }: { api: PkgscanApi; id: string;
             </dl>
           </section>
           <section className="panel">
-            <h3>Affected</h3>
+            <h2>Affected</h2>
             <table className="packages__table">
               <tbody>
                 {a.affected.map((p, i) => (
@@ -89,7 +89,7 @@ export function AdvisoryView({ api, id, onBack }: { api: PkgscanApi; id: string;
           </section>
           {a.references.length > 0 && (
             <section className="panel pk-span">
-              <h3>References</h3>
+              <h2>References</h2>
               <ul className="small pk-refs">
                 {a.references.map((r, i) => (
                   <li key={i}>

@@ -66,7 +66,7 @@ export function ImportPanel({ api, canImport }: { api: PkgscanApi; canImport: bo
   return (
     <div className="packages__cols" {...dropProps}>
       <section className="panel" aria-label="Advisory sources">
-        <h3>Advisory sources</h3>
+        <h2>Advisory sources</h2>
         {sources.error && <ErrorNote error={sources.error} title="The source status could not be loaded" />}
         {sources.data && sources.data.sources.length === 0 && (
           <div className="empty">Nothing imported yet: every lookup answers UNKNOWN until advisory files are imported. Start with the OSV export of your ecosystems (all.zip), then the KEV catalogue and an EPSS score file.</div>
@@ -136,7 +136,7 @@ export function ImportPanel({ api, canImport }: { api: PkgscanApi; canImport: bo
       </section>
       {canImport ? (
         <section className={`panel ${dropClass}`} aria-label="Import advisory files">
-          <h3>Import advisory files</h3>
+          <h2>Import advisory files</h2>
           <p className="drop-target__hint muted">
             Drop files anywhere here or pick them: OSV records (<code>.json</code>) and exports (<code>all.zip</code>), CISA KEV (<code>known_exploited_vulnerabilities.json</code> or <code>.csv</code>), EPSS (
             <code>epss_scores-DATE.csv.gz</code>), NVD CVE JSON 2.0. Re-importing replaces records by id and modification time.

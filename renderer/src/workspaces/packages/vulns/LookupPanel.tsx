@@ -31,7 +31,7 @@ export function LookupPanel({ api, onOpen }: { api: PkgscanApi; onOpen: (id: str
   return (
     <section className="panel" aria-label="Lookup">
       <form className="packages__filters" onSubmit={(e) => void submit(e)} aria-label="Look up a package version">
-        <h3>Lookup</h3>
+        <h2>Lookup</h2>
         <input aria-label="Lookup ecosystem" list="pk-osv-ecosystems" value={ecosystem} onChange={(e) => setEcosystem(e.target.value)} required maxLength={64} size={10} spellCheck={false} title="OSV ecosystem name: npm, PyPI, Go, crates.io, Debian:12, Alpine:v3.19…" />
         <datalist id="pk-osv-ecosystems">
           {['npm', 'PyPI', 'Go', 'crates.io', 'Maven', 'NuGet', 'RubyGems', 'Debian:12', 'Alpine:v3.19'].map((s) => (

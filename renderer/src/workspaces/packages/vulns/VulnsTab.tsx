@@ -56,7 +56,7 @@ function AdvisoryList({ api, onOpen }: { api: PkgscanApi; onOpen: (id: string) =
     <div className="pk-grid pk-grid--vulns">
       <section className="panel" aria-label="Advisories in verdicts">
         <div className="packages__filters">
-          <h3>Advisories found in stored verdicts</h3>
+          <h2>Advisories found in stored verdicts</h2>
           <FilterSelect label="Advisory ecosystem" value={ecosystem} onChange={(v) => { setEcosystem(v); setOffset(0); }} any="any ecosystem" options={[['npm', 'npm'], ['pypi', 'pypi']]} />
           <FilterSelect label="KEV filter" value={kev} onChange={(v) => { setKev(v); setOffset(0); }} any="KEV or not" options={[['true', 'in CISA KEV only'], ['false', 'not in KEV']]} />
           <FilterSelect label="Minimum advisory severity" value={minSeverity} onChange={(v) => { setMinSeverity(v); setOffset(0); }} any="any severity" options={MIN_SEVERITY_OPTIONS} />
@@ -112,7 +112,7 @@ function AdvisoryList({ api, onOpen }: { api: PkgscanApi; onOpen: (id: string) =
         {list.data && <Pager offset={offset} limit={PAGE} total={list.data.total} onOffset={setOffset} />}
       </section>
       <section className="panel" aria-label="EPSS against CVSS">
-        <h3>EPSS against CVSS</h3>
+        <h2>EPSS against CVSS</h2>
         {items.length === 0 ? <p className="muted small">Nothing to plot.</p> : <EpssCvssScatter items={items} onOpen={onOpen} />}
       </section>
     </div>
