@@ -259,7 +259,18 @@ describe.skipIf(!browserSuiteRuns())('Replay workspace in Chromium', () => {
     await page.getByTestId('tab-flows').click();
     await page.getByTestId('flows-table').waitFor();
     expect(await tableTotal(page, 'flows-table')).toBe(30);
-    await page.getByTestId('flows-table').getByRole('button', { name: 'Bytes (orig / resp)' }).click();
+    // The table fits its panel at a 1440 and an 1100 px window, no sideways scrolling: fewer columns the narrower it
+    // is (uid first), the day every row shares said once in the heading, bytes and counts in compact units.
+    const flowsFit = `(() => { const w = document.querySelector('[data-testid=flows-view] .browse__table'); return w.scrollWidth <= w.clientWidth + 1; })()`;
+    for (const [width, height] of [[1440, 900], [1100, 800]] as const) {
+      await page.setViewportSize({ width, height });
+      await waitForExpression(page, flowsFit, 5_000);
+      await page.getByTestId('flows-view').screenshot({ path: path.join(SHOTS, `replay-flows-ftp-${width}.png`) });
+    }
+    expect(await page.getByTestId('flows-table').locator('thead').innerText()).toMatch(/2014-01-14/);
+    expect(await page.getByTestId('flows-table').locator('tbody tr').first().innerText()).toMatch(/^17:37:24\.820/);
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    await page.getByTestId('flows-table').getByRole('button', { name: /^Bytes/ }).click();
     await expect.poll(() => page.getByTestId('flows-table').locator('th[aria-sort="descending"]').count()).toBe(1);
     await page.getByTestId('flows-port').fill('21');
     await page.getByTestId('flows-apply').click();

@@ -1,6 +1,6 @@
 // The alert and flow browsers' pure pieces: filters checked before sending, times, sizes, sort clicks, chart scales.
 import { describe, expect, it } from 'vitest';
-import { alertQuery, bytes, countTicks, flowQuery, NO_ALERT_FILTERS, NO_FLOW_FILTERS, nextSort, niceMax, pageLabel, parseUtc, utcField, widthLabel } from './browse';
+import { alertQuery, bytes, compactCount, countTicks, flowQuery, NO_ALERT_FILTERS, NO_FLOW_FILTERS, nextSort, niceMax, pageLabel, parseUtc, sharedDay, utcField, widthLabel } from './browse';
 
 describe('filters to query parameters', () => {
   it('sends only what is set, and checks hosts, ports, protocols and times here', () => {
@@ -30,6 +30,18 @@ describe('filters to query parameters', () => {
 });
 
 describe('display', () => {
+  it('counts and days compact enough for the flows table', () => {
+    expect(compactCount(20)).toBe('20');
+    expect(compactCount(9_999)).toBe('9,999');
+    expect(compactCount(12_345)).toBe('12.3k');
+    expect(compactCount(123_456)).toBe('123k');
+    expect(compactCount(4_500_000)).toBe('4.5M');
+    expect(compactCount(1_200_000_000)).toBe('1.2G');
+    // 2014-01-14 17:37:24.820 and 23:59:59 UTC share a day; a start past midnight does not.
+    expect(sharedDay([1389721044.82, 1389743999])).toBe('2014-01-14');
+    expect(sharedDay([1389721044.82, 1389744000])).toBeNull();
+    expect(sharedDay([])).toBeNull();
+  });
   it('sizes, pages, sort clicks, axis tops and bucket widths', () => {
     expect(bytes(512)).toBe('512 B');
     expect(bytes(1536)).toBe('1.5 KiB');

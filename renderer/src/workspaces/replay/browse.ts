@@ -108,6 +108,21 @@ export function bytes(n: number): string {
   return u === 0 ? `${count(Math.round(v))} B` : `${v.toLocaleString('en-US', { maximumFractionDigits: v < 10 ? 2 : 1 })} ${units[u]}`;
 }
 
+/** A count in a narrow column: grouped digits up to 9,999, then 12.3k, 4.5M, 1.2G (the exact count goes in the cell's title). */
+export function compactCount(n: number): string {
+  if (!Number.isFinite(n)) return '–';
+  if (Math.abs(n) < 10_000) return count(n);
+  const [scale, unit] = Math.abs(n) >= 1e9 ? [1e9, 'G'] : Math.abs(n) >= 1e6 ? [1e6, 'M'] : [1e3, 'k'];
+  const v = n / scale;
+  return `${v.toLocaleString('en-US', { maximumFractionDigits: Math.abs(v) < 100 ? 1 : 0 })}${unit}`;
+}
+
+/** The UTC day ("2014-01-14") every start time of a page falls on, or null when they span days (or there are none). */
+export function sharedDay(starts: readonly number[]): string | null {
+  const days = new Set(starts.map((ts) => utcField(ts).slice(0, 10)));
+  return days.size === 1 ? ([...days][0] ?? null) : null;
+}
+
 /** The next sort after clicking a column: the same column flips its order, another starts with its natural order. */
 export function nextSort(current: { readonly sort: string; readonly order: SortOrder }, column: string, firstOrder: SortOrder = 'asc'): { sort: string; order: SortOrder } {
   if (current.sort === column) return { sort: column, order: current.order === 'asc' ? 'desc' : 'asc' };

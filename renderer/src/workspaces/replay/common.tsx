@@ -29,14 +29,32 @@ export function ReductionTable({ stats, testId }: { readonly stats: ReductionSta
 
 
 /** A sortable column header: a button that says which way it sorts (aria-sort on the cell). */
-export function SortHeader({ label, active, onSort, numeric = false }: { readonly label: string; readonly active: 'asc' | 'desc' | undefined; readonly onSort: () => void; readonly numeric?: boolean }) {
+export function SortHeader({
+  label,
+  active,
+  onSort,
+  numeric = false,
+  className,
+  sub,
+}: {
+  readonly label: string;
+  readonly active: 'asc' | 'desc' | undefined;
+  readonly onSort: () => void;
+  readonly numeric?: boolean;
+  /** The column's class (a column a narrow table leaves out). */
+  readonly className?: string;
+  /** A short muted second line under the label (its unit, or the day every row shares). */
+  readonly sub?: string;
+}) {
+  const classes = [numeric ? 'num' : '', className ?? ''].filter((c) => c !== '').join(' ');
   return (
-    <th className={numeric ? 'num' : undefined} aria-sort={active === undefined ? 'none' : active === 'asc' ? 'ascending' : 'descending'}>
+    <th className={classes === '' ? undefined : classes} aria-sort={active === undefined ? 'none' : active === 'asc' ? 'ascending' : 'descending'}>
       <button type="button" className="sort-header" onClick={onSort}>
         {label}
         <span className="sort-header__mark" aria-hidden="true">
           {active === 'asc' ? ' ▲' : active === 'desc' ? ' ▼' : ''}
         </span>
+        {sub !== undefined && <span className="sort-header__sub"> {sub}</span>}
       </button>
     </th>
   );

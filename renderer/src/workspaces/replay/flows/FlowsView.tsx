@@ -1,9 +1,9 @@
 // The connections of an analysis as a conversation table: filters by host, port, protocol and time, sortable columns, served a page at a time so large captures stay light.
 import type { AnalysisDetail, FlowPage } from '../../../../../engines/core/contracts/replay';
 import type { ApiClient } from '../../../api/client';
-import { bytes, flowQuery, NO_FLOW_FILTERS, type FlowFilters } from '../browse';
+import { bytes, compactCount, flowQuery, NO_FLOW_FILTERS, sharedDay, utcField, type FlowFilters } from '../browse';
 import { BrowsePager, FilterTail, QueryProblems, SortHeader, useBrowseTable } from '../common';
-import { count, duration, utc } from '../model';
+import { count, duration, plural } from '../model';
 
 export interface FlowsViewProps {
   readonly client: ApiClient;
@@ -27,6 +27,8 @@ export function FlowsView({ client, base, analysis, filters, onFilters, onShowAl
 
   const protocols = analysis.overview?.protocols.map((p) => p.name).filter((n) => !n.startsWith('other (')) ?? [];
   const pick = (f: Partial<FlowFilters>): void => onFilters({ ...filters, ...f });
+  // When every row of the page starts on one day, the day is said once in the heading and the cells give the time.
+  const day = page ? sharedDay(page.items.map((f) => f.start_ts)) : null;
 
   return (
     <section className="panel browse" aria-label="Flows of the analysis" data-testid="flows-view">
@@ -70,58 +72,68 @@ export function FlowsView({ client, base, analysis, filters, onFilters, onShowAl
       {page && page.flows === 0 && <p className="muted">This capture holds no connection.</p>}
       {page && page.items.length > 0 && (
         <div className="table-wrap browse__table">
-          <table className="data-table" data-testid="flows-table" data-total={page.total}>
+          <table className="data-table flows-table" data-testid="flows-table" data-total={page.total}>
             <thead>
               <tr>
-                <SortHeader label="Start (UTC)" {...sorted('time')} />
+                <SortHeader label="Start (UTC)" {...sorted('time')} {...(day === null ? {} : { sub: day })} />
                 <SortHeader label="Protocol" {...sorted('protocol')} />
                 <SortHeader label="Originator" {...sorted('orig_h')} />
                 <SortHeader label="Responder" {...sorted('resp_h')} />
-                <SortHeader label="Port" {...sorted('resp_p', 'asc', true)} />
-                <SortHeader label="State" {...sorted('state')} />
-                <SortHeader label="Duration" {...sorted('duration', 'desc', true)} />
-                <SortHeader label="Packets" {...sorted('packets', 'desc', true)} />
-                <SortHeader label="Bytes (orig / resp)" {...sorted('bytes', 'desc', true)} />
-                <th>uid</th>
+                <SortHeader label="Port" {...sorted('resp_p', 'asc', true)} className="flows__port" />
+                <SortHeader label="State" {...sorted('state')} className="flows__state" />
+                <SortHeader label="Duration" {...sorted('duration', 'desc', true)} className="flows__duration" />
+                <SortHeader label="Packets" {...sorted('packets', 'desc', true)} className="flows__packets" />
+                <SortHeader label="Bytes" sub="orig / resp" {...sorted('bytes', 'desc', true)} />
+                <th className="flows__uid">uid</th>
               </tr>
             </thead>
             <tbody>
               {page.items.map((f) => (
-                <tr key={f.n} data-flow={f.uid} data-app={f.app}>
-                  <td className="num" title={`packet #${f.first_packet}`}>
-                    {utc(f.start_ts).slice(0, 23)}
+                <tr
+                  key={f.n}
+                  data-flow={f.uid}
+                  data-app={f.app}
+                  title={`${f.orig_h}:${f.orig_p} → ${f.resp_h}:${f.resp_p} ${f.proto} · state ${f.conn_state} · ${duration(f.duration)} · ${plural(f.orig_packets + f.resp_packets, 'packet')} · ${count(f.orig_bytes)} / ${count(f.resp_bytes)} bytes · uid ${f.uid}`}
+                >
+                  <td className="num" title={`${utcField(f.start_ts)} UTC, packet #${f.first_packet}`}>
+                    {day === null ? utcField(f.start_ts) : utcField(f.start_ts).slice(11)}
                   </td>
                   <td>
                     <button type="button" className="link" onClick={() => pick({ protocol: f.app })} title={`Only ${f.app} flows`}>
                       {f.app}
                     </button>
-                    {f.app.startsWith(f.proto) ? null : <span className="muted"> {f.proto}</span>}
+                    {f.app.startsWith(f.proto) ? null : <span className="muted flows__transport"> {f.proto}</span>}
                   </td>
-                  <td>
+                  <td className="flows__host">
                     <button type="button" className="link" onClick={() => pick({ host: f.orig_h })} title={`Only flows of ${f.orig_h}`}>
                       {f.orig_h}
                     </button>
-                    <span className="muted">:{f.orig_p}</span>
+                    <span className="muted flows__orig-port">:{f.orig_p}</span>
                   </td>
-                  <td>
+                  <td className="flows__host">
                     <button type="button" className="link" onClick={() => pick({ host: f.resp_h })} title={`Only flows of ${f.resp_h}`}>
                       {f.resp_h}
                     </button>
+                    <button type="button" className="link muted flows__resp-port" onClick={() => pick({ port: String(f.resp_p) })} title={`Only flows on port ${f.resp_p}`}>
+                      :{f.resp_p}
+                    </button>
                   </td>
-                  <td className="num">
+                  <td className="num flows__port">
                     <button type="button" className="link" onClick={() => pick({ port: String(f.resp_p) })} title={`Only flows on port ${f.resp_p}`}>
                       {f.resp_p}
                     </button>
                   </td>
-                  <td>
+                  <td className="flows__state">
                     <code>{f.conn_state}</code>
                   </td>
-                  <td className="num">{duration(f.duration)}</td>
-                  <td className="num">{count(f.orig_packets + f.resp_packets)}</td>
-                  <td className="num">
+                  <td className="num flows__duration">{duration(f.duration)}</td>
+                  <td className="num flows__packets" title={count(f.orig_packets + f.resp_packets)}>
+                    {compactCount(f.orig_packets + f.resp_packets)}
+                  </td>
+                  <td className="num" title={`${count(f.orig_bytes)} / ${count(f.resp_bytes)} bytes`}>
                     {bytes(f.orig_bytes)} <span className="muted">/ {bytes(f.resp_bytes)}</span>
                   </td>
-                  <td>
+                  <td className="flows__uid">
                     <code className="selectable">{f.uid}</code>
                   </td>
                 </tr>
