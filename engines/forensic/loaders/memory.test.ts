@@ -125,3 +125,26 @@ describe('memory columns and members named after Object.prototype members', () =
     expect(Object.getOwnPropertyDescriptor(system?.attributes, 'toString')?.value).toBe('t');
   });
 });
+
+describe('memory rows canonical JSON cannot hold', () => {
+  it('a row with a number past a double or nesting past 64 levels is a bad_row warning; the other rows load', () => {
+    const dir = tmp();
+    const clean = readFileSync(path.join(fixtures, 'jsonl', 'windows.pstree.jsonl'), 'utf8');
+    const whole = ingestArtifact(path.join(fixtures, 'jsonl', 'windows.pstree.jsonl'), { evidenceRoot: fixtures, host: 'WS01' });
+    const lines = clean.split('\n').filter((l) => l !== '');
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    // The first row's Handles past the range of a double (JSON.parse reads it as Infinity); the last row's Threads nested 5,000 deep.
+    lines[0] = lines[0]!.replace(/"Handles": \d+/, '"Handles": 1e400');
+    lines[lines.length - 1] = lines[lines.length - 1]!.replace(/"Threads": \d+/, `"Threads": ${'['.repeat(5000)}1${']'.repeat(5000)}`);
+    writeFileSync(path.join(dir, 'windows.pstree.jsonl'), lines.join('\n'));
+    const r = ingestArtifact('windows.pstree.jsonl', { evidenceRoot: dir, host: 'WS01' });
+    expect(r.artifact.warningCounts).toEqual({ bad_row: 2 });
+    expect(r.artifact.warnings.map((w) => w.message)).toEqual(['a JSON row is skipped: a number past the range of a double', 'a JSON row is skipped: nested deeper than 64 levels']);
+    // Each skipped row takes its children with it; every other row is an event as before.
+    const rows = clean.split('\n').filter((l) => l !== '');
+    const skipped = new Set([rows[0]!, rows.at(-1)!].map((row) => (JSON.parse(row) as { PID: number }).PID));
+    expect(r.events.length).toBeGreaterThan(0);
+    expect(r.events.length).toBeLessThan(whole.events.length);
+    expect(r.events.every((e) => !skipped.has(Number(e.attributes['PID'])))).toBe(true);
+  });
+});

@@ -1,6 +1,7 @@
 // Volatility 3 output (a folder of plugin outputs, or one file): pslist/pstree, netscan, cmdline, malfind, dlllist in its JSON, JSONL, CSV and text renderers.
 import { canonicalJson, sha256Hex } from '../../core/canonical.js';
 import { VitrineError } from '../../core/errors.js';
+import { jsonShapeIssue } from '../../core/json-text.js';
 import { setOwn } from '../../core/own.js';
 import type { EventEntity, EventTime, JsonRecord, JsonValue } from '../event.js';
 import { LOADER_RELIABILITY } from '../event.js';
@@ -136,6 +137,9 @@ function isNode(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** How deep a row's values may nest: a Volatility row holds scalars, and canonical JSON refuses non-finite numbers and deep nesting. */
+const ROW_SHAPE = { maxDepth: 64, maxMembers: Number.MAX_SAFE_INTEGER };
+
 /** Rows of a JSON or JSONL rendering in pre-order, depth from the `__children` nesting. */
 function flatten(roots: readonly unknown[], rows: Row[], ctx: LoadContext, member: string | undefined, start: { n: number }, line?: TextLine): void {
   const walk = (nodes: readonly unknown[], depth: number): void => {
@@ -146,6 +150,12 @@ function flatten(roots: readonly unknown[], rows: Row[], ctx: LoadContext, membe
         continue;
       }
       const values = nodeValues(node);
+      // A row's values are hashed and kept as canonical JSON, which takes finite numbers and bounded nesting only.
+      const issue = jsonShapeIssue(values, ROW_SHAPE);
+      if (issue !== undefined) {
+        ctx.warn('bad_row', `a JSON row is skipped: ${issue.issue}`, { record: start.n, ...(member ? { member } : {}) });
+        continue;
+      }
       rows.push({ values, depth, recordNumber: line ? line.number : start.n, rawSha256: sha256Hex(canonicalJson(values)) });
       if (depth < 64 && Array.isArray(node['__children'])) walk(node['__children'], depth + 1);
     }
