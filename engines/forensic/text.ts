@@ -167,11 +167,11 @@ export function csvFields(record: string, separator = ','): string[] {
   return fields;
 }
 
-/** True when the record's quotes are balanced, so a line break in it ends the record. */
-function quotesBalanced(text: string): boolean {
-  let n = 0;
-  for (let i = text.indexOf('"'); i !== -1; i = text.indexOf('"', i + 1)) n++;
-  return n % 2 === 0;
+/** Whether a line holds an odd number of quotes: a line break after it is inside a quoted field when the record's count so far is odd. */
+function oddQuotes(text: string): boolean {
+  let odd = false;
+  for (let i = text.indexOf('"'); i !== -1; i = text.indexOf('"', i + 1)) odd = !odd;
+  return odd;
 }
 
 /** A CSV record with where its bytes are. */
@@ -190,15 +190,24 @@ export interface CsvOptions {
   readonly separator?: string;
   /** A record still open after this many lines is dropped (and reported); default 10,000. */
   readonly maxLines?: number;
+  /**
+   * A record still open past this many characters is dropped (and reported) as well; default 64 Mi. Lines are at most
+   * 4 MiB each, so without it a few hundred long lines after a stray quote would outgrow the longest string V8 makes.
+   */
+  readonly maxChars?: number;
   readonly onUnterminated?: (line: number, offset: number) => void;
 }
 
 /** Assembles CSV records from lines, across line breaks inside quoted fields. Blank lines are skipped. */
 export function* csvRecords(lines: Iterable<TextLine>, options: CsvOptions = {}): Generator<CsvRecord> {
   const maxLines = options.maxLines ?? 10_000;
+  const maxChars = options.maxChars ?? 64 * 1024 * 1024;
   let text = '';
   let first: TextLine | null = null;
   let count = 0;
+  // The record's quote count so far is odd: kept line by line, so each line is scanned once however many lines a
+  // record spans (a rescan of the record at each line costs the square of the lines after one stray quote).
+  let open = false;
   let hash = createHash('sha256');
   let end: number;
   let lastTerminator = 0;
@@ -206,6 +215,7 @@ export function* csvRecords(lines: Iterable<TextLine>, options: CsvOptions = {})
     text = '';
     first = null;
     count = 0;
+    open = false;
     hash = createHash('sha256');
   };
   for (const line of lines) {
@@ -221,10 +231,11 @@ export function* csvRecords(lines: Iterable<TextLine>, options: CsvOptions = {})
     count++;
     end = line.offset + line.bytes.length;
     lastTerminator = line.terminator;
-    if (quotesBalanced(text)) {
+    if (oddQuotes(line.text)) open = !open;
+    if (!open) {
       yield { fields: csvFields(text, options.separator), line: first.number, lines: count, offset: first.offset, length: end - first.offset, rawSha256: hash.digest('hex') };
       reset();
-    } else if (count >= maxLines) {
+    } else if (count >= maxLines || text.length >= maxChars) {
       options.onUnterminated?.(first.number, first.offset);
       reset();
     }

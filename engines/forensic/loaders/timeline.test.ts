@@ -174,3 +174,44 @@ describe('timeline formats', () => {
     expect(r.artifact.warnings[0]).toMatchObject({ line: 2, message: 'a JSON line is nested deeper than 64 levels' });
   });
 });
+
+corpus('a CSV timeline with a stray quote', () => {
+  it('scans each line once while a quoted field stays open across thousands of lines, and loads the rows after it', () => {
+    const [header, first, ...rest] = readFileSync(corpusPath('logs', 'timesketch', 'sigma_events.csv'), 'utf8').split('\n').filter((l) => l !== '');
+    // A stray quote opens a field at the first row, 3,000 lines of quoted empty fields follow, a lone quote closes it.
+    const filler = Array.from({ length: 3000 }, () => '"",""');
+    const text = [header, `"${first}`, ...filler, '"', ...rest].join('\n');
+    // Quote scanning is counted by String.prototype.indexOf calls: once per line is a few per line; rescanning the
+    // open record at every line is the square of the lines (about 18 million here).
+    const indexOf = String.prototype.indexOf;
+    let calls = 0;
+    String.prototype.indexOf = function (this: string, ...args: Parameters<string['indexOf']>): number {
+      calls++;
+      return indexOf.apply(this, args);
+    };
+    let r: IngestResult;
+    try {
+      r = loadText(text, 'events.csv');
+    } finally {
+      String.prototype.indexOf = indexOf;
+    }
+    expect(calls).toBeLessThan(100 * filler.length);
+    expect(r.artifact.kind).toBe('timeline');
+    // The merged record (the first row to the closing quote) is one event with a column_count warning; the rows after it load.
+    expect(r.artifact.warningCounts).toEqual({ column_count: 1 });
+    expect(r.events.map((e) => e.raw.recordNumber)).toEqual([2, ...rest.map((_, i) => filler.length + 4 + i)]);
+  });
+});
+
+describe('a CSV record left open', () => {
+  it('is dropped and reported once it passes maxChars characters, before the line limit', async () => {
+    const { csvRecords, linesOf } = await import('../text.js');
+    const text = ['a,b', '"x,', ...Array.from({ length: 50 }, () => 'y'.repeat(40)), 'c,d'].join('\n');
+    const dropped: number[] = [];
+    const records = [...csvRecords(linesOf([Buffer.from(text)]), { maxChars: 1000, onUnterminated: (line) => dropped.push(line) })];
+    expect(dropped).toEqual([2]);
+    // After the drop the walk starts afresh: the rest of the open field is read as records of its own.
+    expect(records[0]?.fields).toEqual(['a', 'b']);
+    expect(records.at(-1)?.fields).toEqual(['c', 'd']);
+  });
+});
