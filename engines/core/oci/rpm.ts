@@ -21,7 +21,9 @@ export function readRpmHeader(blob: Uint8Array): Map<number, string | number> | 
   for (let i = 0; i < il; i++) {
     const at = 8 + i * 16;
     const tag = view.getUint32(at);
-    if (!wanted.has(tag)) continue;
+    // a tag is read once: a header listing one string tag thousands of times over a long unterminated store would be
+    // scanned (and decoded) once per listing
+    if (!wanted.has(tag) || out.has(tag)) continue;
     const type = view.getUint32(at + 4);
     const offset = view.getUint32(at + 8);
     if (offset >= dl) continue;
@@ -47,9 +49,11 @@ export function readRpmSqlite(bytes: Uint8Array): PackageRecord[] {
   }
   const db = new Database(copy, { readonly: true });
   try {
-    const rows = db.prepare('SELECT blob FROM Packages').all() as { blob: Uint8Array }[];
+    const rows = db.prepare('SELECT blob FROM Packages').all() as { blob: unknown }[];
     const out: PackageRecord[] = [];
     for (const r of rows) {
+      // a damaged row may hold text, a number or NULL where the header blob should be: that package is skipped
+      if (!(r.blob instanceof Uint8Array)) continue;
       const h = readRpmHeader(r.blob);
       const name = h?.get(TAG.name);
       const version = h?.get(TAG.version);
