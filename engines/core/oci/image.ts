@@ -236,7 +236,7 @@ export function readImage(bytes: Uint8Array, options: ReadImageOptions = {}): Im
   }
   const index = new FileIndex();
   const retained = new Map<string, Retained>();
-  let held = new Map<string, Held>();
+  const ledger = new PackageLedger();
   let budget = limits.maxExpandedBytes - (gzipped ? outer.totalBytes : 0);
   const layers: LayerInfo[] = [];
   for (let i = 0; i < refs.length; i++) {
@@ -271,13 +271,18 @@ export function readImage(bytes: Uint8Array, options: ReadImageOptions = {}): Im
     if (read.issues.some((x) => x.code === 'total_too_large')) r.issue('expanded_too_large', 'the layers expand past the size the reader takes', true, { layer: i });
     const applied = applyLayer(index, read.entries, i);
     options.onLayer?.(i, applied.files);
-    // keep the package sources (copied, so the layer's buffer can go) and drop those the layer removed or replaced
-    let touched = applied.removed > 0 && [...retained.keys()].some((p) => index.get(p)?.layer !== retained.get(p)?.layer);
-    for (const [p, v] of retained) if (index.get(p)?.layer !== v.layer) retained.delete(p);
+    // keep the package sources (copied, so the layer's buffer can go) and drop those the layer removed or replaced;
+    // only the files this layer set or dropped are parsed, and only their packages compared (a layer touching one
+    // package.json does not read every package database again: 200 such layers over a large dpkg status took minutes)
+    for (const [p, v] of retained) {
+      if (index.get(p)?.layer === v.layer) continue;
+      retained.delete(p);
+      ledger.drop(p);
+    }
+    const dirty = new Set<string>();
     for (const f of applied.files) {
       const source = packageSourceOf(f.path);
       if (source === undefined && !OS_RELEASE_PATHS.includes(f.path)) continue;
-      touched = true;
       if (f.kind !== 'file' && f.kind !== 'hardlink') continue;
       if (f.data === undefined) {
         if (f.kind === 'file' && f.size > 0) r.issue('package_db_unreadable', 'a package database was too large to read', false, { layer: i, path: f.path });
@@ -288,23 +293,14 @@ export function readImage(bytes: Uint8Array, options: ReadImageOptions = {}): Im
         continue;
       }
       retained.set(f.path, { data: f.data.slice(), layer: i, source });
+      dirty.delete(f.path);
+      dirty.add(f.path);
     }
-    const changes = { added: [] as PackageChange[], upgraded: [] as PackageChange[], removed: [] as PackageChange[] };
-    if (touched) {
-      const next = new Map<string, Held>();
-      for (const rec of collectPackages(retained, r)) {
-        const k = keyOf(rec.record, rec.file, rec.source);
-        const prev = held.get(k);
-        if (prev !== undefined && prev.record.version === rec.record.version) next.set(k, prev);
-        else {
-          next.set(k, { record: rec.record, file: rec.file, layer: i, source: rec.source });
-          if (prev === undefined) changes.added.push({ type: rec.record.type, name: rec.record.name, version: rec.record.version });
-          else changes.upgraded.push({ type: rec.record.type, name: rec.record.name, version: rec.record.version, from: prev.record.version });
-        }
-      }
-      for (const [k, prev] of held) if (!next.has(k)) changes.removed.push({ type: prev.record.type, name: prev.record.name, version: prev.record.version });
-      held = next;
+    for (const p of dirty) {
+      const v = retained.get(p);
+      if (v !== undefined) ledger.put(p, v, r);
     }
+    const changes = ledger.settle(i);
     layers.push({
       ...base,
       complete: read.complete && read.format !== 'gzip' && read.format !== 'zip',
@@ -323,7 +319,7 @@ export function readImage(bytes: Uint8Array, options: ReadImageOptions = {}): Im
     const v = retained.get(p);
     if (v !== undefined && os === null) os = readOsRelease(v.data) ?? null;
   }
-  const packages: InstalledPackage[] = [...held.values()]
+  const packages: InstalledPackage[] = [...ledger.held.values()]
     .map((h) => ({ ...h.record, file: h.file, layer: h.layer, purl: h.source.purl(h.record, os), ecosystem: h.source.ecosystem(os) }))
     .sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : a.file < b.file ? -1 : 1));
   const complete = !r.issues.some((x) => x.stops) && outer.complete;
@@ -381,18 +377,82 @@ export function applyLayer(index: FileIndex, entries: readonly ArchiveEntry[], l
   return { files, added, changed, removed, bytes };
 }
 
-/** Every package the retained sources list now. */
-function collectPackages(retained: ReadonlyMap<string, Retained>, r: Reader): { record: PackageRecord; file: string; source: PackageSourceEntry }[] {
-  const out: { record: PackageRecord; file: string; source: PackageSourceEntry }[] = [];
-  for (const [file, v] of retained) {
-    const source = v.source;
-    if (source === undefined) continue;
+/**
+ * The packages the retained package sources list, kept up to date file by file: each file is parsed once when a layer
+ * sets it, and a key (keyOf) belongs to the last file in retained order that lists it, as reading every retained file
+ * in order would give.
+ */
+class PackageLedger {
+  /** The packages listed now, by key. */
+  readonly held = new Map<string, Held>();
+  private readonly listings = new Map<string, { readonly order: number; readonly source: PackageSourceEntry; readonly records: ReadonlyMap<string, PackageRecord> }>();
+  private readonly providers = new Map<string, Set<string>>();
+  private readonly changed = new Set<string>();
+  private order = 0;
+
+  /** A file left the retained set (removed, or replaced by a later layer): its packages are no longer listed by it. */
+  drop(file: string): void {
+    const l = this.listings.get(file);
+    if (l === undefined) return;
+    this.listings.delete(file);
+    for (const k of l.records.keys()) {
+      this.changed.add(k);
+      const p = this.providers.get(k);
+      p?.delete(file);
+      if (p?.size === 0) this.providers.delete(k);
+    }
+  }
+
+  /** A file was (re)set by the layer: parsed once; one that was already listed keeps its place in the order. */
+  put(file: string, v: Retained, r: Reader): void {
+    const before = this.listings.get(file);
+    this.drop(file);
+    if (v.source === undefined) return;
+    const records = new Map<string, PackageRecord>();
     try {
-      for (const fields of source.read(v.data)) out.push({ record: { ...fields, type: source.type }, file, source });
+      for (const fields of v.source.read(v.data)) {
+        const record: PackageRecord = { ...fields, type: v.source.type };
+        records.set(keyOf(record, file, v.source), record);
+      }
     } catch (error) {
       if (!(error instanceof SourceUnreadable)) throw error;
       r.issue('package_db_unreadable', error.message, false, { layer: v.layer, path: file });
     }
+    this.listings.set(file, { order: before?.order ?? this.order++, source: v.source, records });
+    for (const k of records.keys()) {
+      this.changed.add(k);
+      let p = this.providers.get(k);
+      if (p === undefined) this.providers.set(k, (p = new Set()));
+      p.add(file);
+    }
   }
-  return out;
+
+  /** What the drops and puts since the last call changed, as of `layer`. */
+  settle(layer: number): { added: PackageChange[]; upgraded: PackageChange[]; removed: PackageChange[] } {
+    const changes = { added: [] as PackageChange[], upgraded: [] as PackageChange[], removed: [] as PackageChange[] };
+    for (const k of this.changed) {
+      const prev = this.held.get(k);
+      let file: string | undefined;
+      let best = -1;
+      for (const f of this.providers.get(k) ?? []) {
+        const o = this.listings.get(f)?.order ?? -1;
+        if (o > best) [best, file] = [o, f];
+      }
+      const listing = file === undefined ? undefined : this.listings.get(file);
+      const record = listing?.records.get(k);
+      if (file === undefined || listing === undefined || record === undefined) {
+        if (prev !== undefined) {
+          this.held.delete(k);
+          changes.removed.push({ type: prev.record.type, name: prev.record.name, version: prev.record.version });
+        }
+        continue;
+      }
+      if (prev !== undefined && prev.record.version === record.version) continue;
+      this.held.set(k, { record, file, layer, source: listing.source });
+      if (prev === undefined) changes.added.push({ type: record.type, name: record.name, version: record.version });
+      else changes.upgraded.push({ type: record.type, name: record.name, version: record.version, from: prev.record.version });
+    }
+    this.changed.clear();
+    return changes;
+  }
 }
