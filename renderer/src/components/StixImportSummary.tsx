@@ -1,6 +1,7 @@
 // What a STIX 2.1 import mapped and what it skipped (by STIX type, with the reasons), shown by the ACH and Assessment workspaces after an import.
 import type { StixImportSummary as Summary } from '../../../engines/core/contracts/findings';
 import './SendTo.css';
+import { counted } from './wording';
 
 /** A parsed JSON document that is a STIX bundle (to route a dropped or opened file to the import instead of the scenario or case reader). */
 export function isStixBundle(value: unknown): boolean {
@@ -18,7 +19,7 @@ export function StixImportSummary({ summary, title, onDismiss }: { readonly summ
       <div className="row">
         <strong>Imported {title}</strong>
         <span className="muted">
-          {summary.objects} objects of {summary.bundle_id}: {mapped} mapped, {skipped} skipped
+          {counted(summary.objects, 'object')} of {summary.bundle_id}: {mapped} mapped, {skipped} skipped
         </span>
         <span className="spacer" />
         {onDismiss && (

@@ -6,6 +6,7 @@ import type { ApiClient } from '../api/client';
 import { ErrorNote } from '../components/ErrorNote';
 import { useLoad } from '../components/useLoad';
 import { pkgscanApi, resume } from '../workspaces/packages/session';
+import { counted } from '../components/wording';
 
 interface Seen {
   readonly sources: AdvisorySources;
@@ -52,7 +53,7 @@ export function PackageSourcesSummary({ client, base }: { readonly client: ApiCl
           </thead>
           <tbody>
             {sources.sources.map((s) => (
-              <tr key={s.source} className={s.stale ? 'neg' : undefined} title={s.stale ? `Stale: older than ${s.stale_after_days} days` : undefined}>
+              <tr key={s.source} className={s.stale ? 'neg' : undefined} title={s.stale ? `Stale: older than ${counted(s.stale_after_days, 'day')}` : undefined}>
                 <td>{s.source}</td>
                 <td className="num">{s.records.toLocaleString('en')}</td>
                 <td>{s.data_date.slice(0, 10)}</td>

@@ -174,7 +174,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
   /** Replacing the matrix built here loses it: asked first when it holds anything the analyst typed. */
   const mayReplaceDraft = (): boolean => {
     const d = draftStore.getState().draft;
-    return (d.evidence.length === 0 && d.hypotheses.length <= 1) || window.confirm(`Replace your matrix “${d.title}” (${d.hypotheses.length} hypotheses, ${d.evidence.length} rows)? Save file keeps a copy.`);
+    return (d.evidence.length === 0 && d.hypotheses.length <= 1) || window.confirm(`Replace your matrix “${d.title}” (${counted(d.hypotheses.length, 'hypothesis', 'hypotheses')}, ${counted(d.evidence.length, 'row')})? Save file keeps a copy.`);
   };
 
   /** The matrix shown, into the editor: its rows, columns and ratings become the analyst's to change. */
@@ -259,7 +259,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
       <WorkspaceHeader title="ACH" purpose="Weigh competing hypotheses against the evidence; extract indicators and techniques from reports">
         {health && (
           <span className="muted" data-testid="kb-size">
-            KB: {health.kb.loaded ? `${health.kb.techniques} techniques, ${health.kb.groups} groups` : 'not loaded'}
+            KB: {health.kb.loaded ? `${counted(health.kb.techniques, 'technique')}, ${counted(health.kb.groups, 'group')}` : 'not loaded'}
           </span>
         )}
       </WorkspaceHeader>

@@ -24,6 +24,7 @@ import { ResultSummary } from './ResultSummary';
 import { CaseSources } from './CaseSources';
 import './assessment.css';
 import { useFocusWhenLost } from '../../components/useDialogFocus';
+import { agreeing, counted } from '../../components/wording';
 
 const HISTORY_PAGE = 15;
 const MATRIX_COLUMNS = 6;
@@ -356,7 +357,7 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
                 <section className="panel" aria-label="Ranked hypotheses" data-testid="hypotheses-not-ranked">
                   <h2>Hypotheses not ranked</h2>
                   <p className="muted">
-                    No evidence item scored, so the {shown.assessment.hypotheses_scored} hypotheses differ only by their prior. Add evidence the knowledge graph can score
+                    No evidence item scored, so the {counted(shown.assessment.hypotheses_scored, 'hypothesis', 'hypotheses')} {agreeing(shown.assessment.hypotheses_scored, 'differs', 'differ')} only by their prior. Add evidence the knowledge graph can score
                     (see above) and run the assessment again.
                   </p>
                 </section>

@@ -4,6 +4,7 @@ import type { Assessment } from '../../../../engines/core/contracts/caseassess';
 import { useCytoscapeGraph } from '../../components/cytoscape';
 import { themePalette } from '../../components/palette';
 import { graphModel, signed } from './model';
+import { counted } from '../../components/wording';
 
 /** Edges smaller than this share of the largest are left out of the picture (the matrix has them). */
 const MIN_SHARE = 0.15;
@@ -68,7 +69,7 @@ export function EvidenceGraph({ assessment, actors, theme }: { readonly assessme
       {model.edges.length === 0 ? (
         <p className="muted">No scored evidence bears on the top actors.</p>
       ) : (
-        <div ref={box} className="graph" style={{ height }} role="img" aria-label={`Graph of ${model.edges.length} contributions from the evidence to the top actors; the matrix above holds the same numbers.`} data-testid="evidence-graph" />
+        <div ref={box} className="graph" style={{ height }} role="img" aria-label={`Graph of ${counted(model.edges.length, 'contribution')} from the evidence to the top actors; the matrix above holds the same numbers.`} data-testid="evidence-graph" />
       )}
     </section>
   );

@@ -1,6 +1,7 @@
 // The evidence-by-actor heat map: rows are the case's evidence, columns the top hypotheses, cells coloured by contribution.
 import type { Assessment } from '../../../../engines/core/contracts/caseassess';
 import { cellShade, cellText, evidenceMatrix, hypothesisLabel, signed } from './model';
+import { agreeing, counted } from '../../components/wording';
 
 const STATUS_WORDS = { scored: 'scored', unknown: 'not in the knowledge graph', not_scored: 'not scored' } as const;
 
@@ -30,7 +31,7 @@ export function EvidenceMatrix({ assessment, columns }: { readonly assessment: A
           <tbody>
             {m.rows.map((r, i) => (
               <tr key={r.evidence_id} className={r.status === 'scored' ? '' : 'matrix__row--unscored'}>
-                <th scope="row" className="matrix__ev" title={`${r.evidence_id} ${r.resolved_name ?? r.resolved_id ?? r.given} (${r.kind}: ${STATUS_WORDS[r.status]}; ${r.actors_matching} actors match)`}>
+                <th scope="row" className="matrix__ev" title={`${r.evidence_id} ${r.resolved_name ?? r.resolved_id ?? r.given} (${r.kind}: ${STATUS_WORDS[r.status]}; ${counted(r.actors_matching, 'actor')} ${agreeing(r.actors_matching, 'matches', 'match')})`}>
                   <code>{r.evidence_id}</code> <span>{r.resolved_name ?? r.resolved_id ?? r.given}</span>
                   <span className="muted"> {r.kind === 'technique' || r.kind === 'software' ? (r.resolved_id ?? '') : r.kind.replace('_', ' ')}</span>
                 </th>

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import type { Assessment, Hypothesis } from '../../../../engines/core/contracts/caseassess';
 import { barScale, barSegments, hypothesisLabel, matchesFilter, percent, signed } from './model';
+import { counted } from '../../components/wording';
 
 const MATCH_WORDS: Record<string, string> = {
   exact: 'exact match',
@@ -132,7 +133,7 @@ export function Hypotheses({ assessment, ranked, filter }: { readonly assessment
           })}
         </ol>
       )}
-      {assessment.alternatives.length > 0 && <p className="muted small-print">Probabilities are normalised scores across {assessment.hypotheses_scored} hypotheses, not calibrated odds.</p>}
+      {assessment.alternatives.length > 0 && <p className="muted small-print">Probabilities are normalised scores across {counted(assessment.hypotheses_scored, 'hypothesis', 'hypotheses')}, not calibrated odds.</p>}
     </section>
   );
 }

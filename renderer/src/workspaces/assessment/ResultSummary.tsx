@@ -2,6 +2,7 @@
 import type { RefObject } from 'react';
 import type { Assessment, AssessmentWarning } from '../../../../engines/core/contracts/caseassess';
 import { hypothesisLabel, percent } from './model';
+import { counted } from '../../components/wording';
 
 /** Warnings that change how the result reads (evidence that was not scored at all): shown open, not folded away. */
 const READING: ReadonlySet<AssessmentWarning['code']> = new Set(['no_scored_evidence', 'unknown_technique', 'revoked_technique', 'newer_technique', 'unknown_software', 'unknown_sector', 'unknown_region']);
@@ -32,7 +33,7 @@ function NotesAndSource({ assessment, other }: { readonly assessment: Assessment
       )}
       <div className="muted leading__kg">
         {assessment.kg.source}
-        {assessment.kg.attack_version ? ` ${assessment.kg.attack_version}` : ''} · {assessment.kg.actor_count} actors · method {assessment.method} · case{' '}
+        {assessment.kg.attack_version ? ` ${assessment.kg.attack_version}` : ''} · {counted(assessment.kg.actor_count, 'actor')} · method {assessment.method} · case{' '}
         <code title={assessment.case_sha256}>{assessment.case_sha256.slice(0, 12)}</code>
       </div>
     </>

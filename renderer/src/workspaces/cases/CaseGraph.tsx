@@ -9,6 +9,7 @@ import { applyGraphKey, GraphNodeName, GraphZoomBar, useGraphReadout } from '../
 import { themePalette } from '../../components/palette';
 import { canvasMeasure, caseGraphOptions, FIT_PADDING, GRAPH_FONT_SIZE, MIN_LABEL_PX, readableView } from './case-graph-options';
 import { graphToDraw } from './model';
+import { agreeing, counted } from '../../components/wording';
 
 /** The least height of the graph's panel when the graph needs less than its full 520 px (cases.css). */
 const MIN_GRAPH_HEIGHT = 240;
@@ -122,7 +123,7 @@ export function CaseGraph({ view, story, theme }: { readonly view: AnalysisView;
           ref={box}
           className="graph case-graph__canvas"
           role="img"
-          aria-label={`Causal graph: ${pick.nodes.length} nodes and ${pick.edges.length} edges${story ? `, story ${story.id} highlighted (${story.nodeIds.length} nodes)` : ''}. The story list and timeline give the same facts as text.`}
+          aria-label={`Causal graph: ${counted(pick.nodes.length, 'node')} and ${counted(pick.edges.length, 'edge')}${story ? `, story ${story.id} highlighted (${counted(story.nodeIds.length, 'node')})` : ''}. The story list and timeline give the same facts as text.`}
           data-testid="case-graph"
         />
         <GraphNodeName hover={hover} />
@@ -130,7 +131,7 @@ export function CaseGraph({ view, story, theme }: { readonly view: AnalysisView;
       <div className="legend">
         Causes left of their effects. Story nodes and edges in red, its root ringed; edge width is the rule&apos;s confidence. Scroll to zoom, drag to pan, or the toolbar above (Tab to it: +, −, arrows, s, 0, f for the whole window); a node&apos;s whole name shows on hover.
         {cutOff && ` The ${story ? 'story' : 'graph'} does not fit the panel with labels of ${MIN_LABEL_PX} px: it is shown from its start; pan to follow it, f to show it over the whole window, or 0 for the whole graph (labels under 8 px are then left out).`}
-        {pick.omitted > 0 && ` ${pick.omitted.toLocaleString('en')} nodes outside the stories are not drawn.`}
+        {pick.omitted > 0 && ` ${counted(pick.omitted, 'node')} outside the stories ${agreeing(pick.omitted, 'is', 'are')} not drawn.`}
       </div>
     </div>
   );

@@ -108,7 +108,7 @@ export function inactiveLabel(waiting: readonly RuleProblem[]): string {
   const shown = names.slice(0, PLACEHOLDERS_SHOWN).map((n) => `%${n}%`);
   const more = names.length - shown.length;
   const list = `${shown.join(', ')}${more > 0 ? ` and ${more.toLocaleString('en')} more` : ''}`;
-  return waiting.length === 1 ? `1 rule ${inactiveReason(names[0] ?? '')}` : `${waiting.length.toLocaleString('en')} rules inactive: need placeholder ${names.length === 1 ? '' : 'values '}${list}`;
+  return waiting.length === 1 ? `1 rule ${inactiveReason(names[0] ?? '')}` : `${counted(waiting.length, 'rule')} inactive: need placeholder ${names.length === 1 ? '' : 'values '}${list}`;
 }
 
 /**

@@ -9,6 +9,7 @@ import { runInIdleSlices, type IdleHost } from './idle-slices';
 import { useKeptEvents, type Keep } from './match-slices';
 import type { DetectionSummary, EventAnnotation } from './types';
 import { filterTerm, fullRange, histogram, keptInWindow, makeSearchTexts, pan, rangeText, shortTime, storyRange, textMatches, visibleRows, windowOf, zoom, type Range, type TimelineIndex } from './model';
+import { counted } from '../../components/wording';
 
 export const ROW_HEIGHT = 24;
 const VIEWPORT = 360;
@@ -395,7 +396,7 @@ export function Timeline({ index, storyEvents, filter: typed, theme, detected = 
       </div>
       {left > 0 && (
         <p className="muted timeline__searching" data-testid="timeline-searching">
-          still searching {left.toLocaleString('en')} events
+          still searching {counted(left, 'event')}
           {slow && <progress className="timeline__progress" max={index.events.length} value={index.events.length - left} aria-label="Events searched" />}
         </p>
       )}

@@ -193,7 +193,7 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
           className="graph"
           style={{ height }}
           role="img"
-          aria-label={`Provenance graph: ${graph.stats.nodes} nodes and ${graph.stats.edges} edges from commits to containers; ${graph.findings.length} findings. The decision's reasons list the same paths.`}
+          aria-label={`Provenance graph: ${counted(graph.stats.nodes, 'node')} and ${counted(graph.stats.edges, 'edge')} from commits to containers; ${counted(graph.findings.length, 'finding')}. The decision's reasons list the same paths.`}
           data-testid="lineage-graph"
           data-nodes={drawn.nodes.length}
           data-edges={drawn.edges.length}

@@ -170,7 +170,7 @@ describe('texts', () => {
       { key: 'sha', value: 'abc' },
       { key: 'pr', value: '42' },
       { key: 'removed', value: '' },
-      { key: 'nested', value: '1 fields' },
+      { key: 'nested', value: '1 field' },
     ]);
   });
 

@@ -232,7 +232,7 @@ export function attrRows(n: GraphNode): Array<{ readonly key: string; readonly v
     let value: string;
     if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') value = String(v);
     else if (Array.isArray(v)) value = v.every((x) => typeof x === 'string' || typeof x === 'number') ? v.join(', ') : counted(v.length, 'item');
-    else value = `${Object.keys(v as object).length} fields`;
+    else value = counted(Object.keys(v as object).length, 'field');
     rows.push({ key, value: value.length > 300 ? `${value.slice(0, 299)}…` : value });
   }
   return rows;

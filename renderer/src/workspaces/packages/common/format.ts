@@ -1,5 +1,6 @@
 // Small pure formatters the Packages tabs share (times, sizes, scores, the list page size).
 import { utcTime } from '../../../components/time';
+import { counted } from '../../../components/wording';
 
 export const PAGE = 50;
 
@@ -45,7 +46,7 @@ export function age(iso: string | null | undefined, now: number = Date.now()): s
   const s = Math.max(0, Math.round((now - t) / 1000));
   if (s < 3600) return `${Math.max(1, Math.round(s / 60))} min`;
   if (s < 86_400 * 2) return `${Math.round(s / 3600)} h`;
-  return `${Math.round(s / 86_400)} days`;
+  return counted(Math.round(s / 86_400), 'day');
 }
 
 /** A message as a sentence: capitalised, ending with a full stop (service messages are lower-case phrases). */

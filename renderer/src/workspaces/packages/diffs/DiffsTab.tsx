@@ -12,6 +12,7 @@ import { MatchedLine, PackageFields, PackageLink, Pager, SeverityBadge } from '.
 import { type PkgscanApi } from '../session';
 import type { Ecosystem } from '../store/model';
 import { dimensionRows, fileTree } from './model';
+import { agreeing, counted } from '../../../components/wording';
 
 export function DiffsTab({ api, canCreate }: { api: PkgscanApi; canCreate: boolean }) {
   // A diff opened from elsewhere (a monitoring check's new release) arrives through the nav store.
@@ -191,7 +192,7 @@ function DiffView({ diff }: { diff: ReleaseDiff }) {
           {diff.escalated ? <span className="pk-tag pk-tag--danger">escalated: {diff.escalation_reasons.join(', ')}</span> : <span className="pk-tag">not escalated</span>}
           <span className="muted small">
             risk {pct(diff.risk.from)} → <strong>{pct(diff.risk.to)}</strong> ({diff.risk.delta >= 0 ? '+' : ''}
-            {Math.round(diff.risk.delta * 100)} points) · thresholds {diff.thresholds.environment}: warn {pct(diff.thresholds.warn_risk)}, block {pct(diff.thresholds.block_risk)} · {duration(diff.duration_ms)}
+            {Math.round(diff.risk.delta * 100)} {agreeing(Math.abs(Math.round(diff.risk.delta * 100)), 'point')}) · thresholds {diff.thresholds.environment}: warn {pct(diff.thresholds.warn_risk)}, block {pct(diff.thresholds.block_risk)} · {duration(diff.duration_ms)}
           </span>
         </div>
       </section>
@@ -316,7 +317,7 @@ function DiffView({ diff }: { diff: ReleaseDiff }) {
                   {r.installTime && <span className="pk-tag pk-tag--danger">install time</span>} {r.executable && <span className="pk-tag pk-tag--warn">executable</span>}{' '}
                   {r.binary && <span className="pk-tag pk-tag--warn">binary</span>}{' '}
                   <span className="muted small">
-                    {r.previousSize !== null ? `${r.previousSize} → ${r.size} bytes` : r.size !== null ? `${r.size} bytes` : ''}
+                    {r.previousSize !== null ? `${r.previousSize.toLocaleString('en')} → ${r.size === null ? '–' : counted(r.size, 'byte')}` : r.size !== null ? counted(r.size, 'byte') : ''}
                   </span>
                 </>
               )}

@@ -1,5 +1,6 @@
 // Pure helpers of the Monitoring tab: the poll interval as minutes/hours/days and back, its 300 s..7 days limits, result and state wording.
 import type { MonitorResult, WatchedPackage } from '../../../../../engines/core/contracts/pkgscan-monitoring';
+import { counted } from '../../../components/wording';
 
 /** The service's limits on poll_interval_seconds (docs/pkgscan-monitoring.md). */
 export const MIN_INTERVAL = 300;
@@ -67,7 +68,7 @@ export function dueText(iso: string, now: number = Date.now()): string {
   if (s <= 0) return 'due now';
   if (s < 3600) return `in ${Math.max(1, Math.round(s / 60))} min`;
   if (s < 86_400 * 2) return `in ${Math.round(s / 3600)} h`;
-  return `in ${Math.round(s / 86_400)} days`;
+  return `in ${counted(Math.round(s / 86_400), 'day')}`;
 }
 
 /** The state of a watched package in one phrase: disabled, failing (n in a row), or watching. */

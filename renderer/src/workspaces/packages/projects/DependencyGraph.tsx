@@ -70,7 +70,7 @@ export function DependencyGraph({ graph, onNode }: { graph: Graph; onNode?: (id:
         ref={box}
         className="pk-graph__canvas"
         role="img"
-        aria-label={`Dependency graph: ${graph.metrics.node_count} components, ${blocked} blocked, ${graph.metrics.single_points_of_failure.length} single points of failure. The components table lists the same.`}
+        aria-label={`Dependency graph: ${counted(graph.metrics.node_count, 'component')}, ${blocked} blocked, ${counted(graph.metrics.single_points_of_failure.length, 'single point of failure', 'single points of failure')}. The components table lists the same.`}
         data-testid="dependency-graph"
         data-nodes={drawn.nodes.length}
         data-edges={drawn.edges.length}

@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import type { ScanFinding } from '../../../../../engines/core/contracts/pkgscan';
 import { groupFindingsByFile, severityRank } from '../common/model';
 import { MatchedLine, SeverityBadge } from '../common/ui';
+import { counted } from '../../../components/wording';
 
 const SHOWN_GROUPS = 40;
 
@@ -58,7 +59,7 @@ export function Findings({ findings }: { findings: readonly ScanFinding[] }) {
       ))}
       {!all && groups.length > SHOWN_GROUPS && (
         <button type="button" onClick={() => setAll(true)}>
-          Show all {groups.length} files
+          Show all {counted(groups.length, 'file')}
         </button>
       )}
     </section>

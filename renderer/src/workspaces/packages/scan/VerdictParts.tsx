@@ -5,6 +5,7 @@ import { bytes, duration, pct, sentence, when } from '../common/format';
 import { Banner, SeverityBadge } from '../common/ui';
 import { usePackagesNav } from '../common/nav';
 import { shortId } from '../session';
+import { counted } from '../../../components/wording';
 
 const ASSESSMENT_TEXT = {
   malicious: 'The analysis found malicious behaviour',
@@ -129,7 +130,7 @@ function Reason({ r }: { r: VerdictReason }) {
           </code>
         ))}
         {r.subjects.length > 8 && <span className="muted small">+{r.subjects.length - 8}</span>}
-        {r.count > 1 && <span className="muted small">{r.count} matches</span>}
+        {r.count > 1 && <span className="muted small">{counted(r.count, 'match', 'matches')}</span>}
         {waived && (
           <span className="small" data-testid="waived-by">
             waived by exception <code title={r.waived_by ?? ''}>{shortId(r.waived_by ?? '')}</code>

@@ -92,7 +92,7 @@ export function ImportPanel({ api, canImport }: { api: PkgscanApi; canImport: bo
                   <td>{when(s.data_date)}</td>
                   <td>
                     {counted(s.age_days, 'day')}{' '}
-                    {s.stale ? <span className="pk-tag pk-tag--warn" title={`Stale after ${s.stale_after_days} days`}>stale</span> : <span className="muted small">(fresh for {s.stale_after_days})</span>}
+                    {s.stale ? <span className="pk-tag pk-tag--warn" title={`Stale after ${counted(s.stale_after_days, 'day')}`}>stale</span> : <span className="muted small">(fresh for {counted(s.stale_after_days, 'day')})</span>}
                   </td>
                   <td className="muted">{when(s.last_import_at)}</td>
                 </tr>
@@ -156,11 +156,11 @@ export function ImportPanel({ api, canImport }: { api: PkgscanApi; canImport: bo
                 </div>
                 {i.state === 'sending' && <Progress fraction={i.working ? undefined : i.fraction} label={`Importing ${i.file}`} />}
                 {i.state === 'refused' && <div className="small warn">{i.note}</div>}
-                {i.state === 'imported' && i.result.status === 'failed' && <div className="small neg">The import failed after {i.result.records} records; the good records before the failure are kept. See the recent imports.</div>}
+                {i.state === 'imported' && i.result.status === 'failed' && <div className="small neg">The import failed after {counted(i.result.records, 'record')}; the good records before the failure are kept. See the recent imports.</div>}
                 {i.state === 'imported' && i.result.status === 'running' && <div className="small muted">Still importing in the background: the source table updates when it ends.</div>}
                 {i.state === 'imported' && i.result.status === 'done' && (
                   <div className="small">
-                    {i.result.kind}: {i.result.records} records, {i.result.inserted} new, {i.result.updated} updated, {i.result.unchanged} unchanged
+                    {i.result.kind}: {counted(i.result.records, 'record')}, {i.result.inserted} new, {i.result.updated} updated, {i.result.unchanged} unchanged
                     {i.result.warnings > 0 && (
                       <details>
                         <summary className="warn">{counted(i.result.warnings, 'record')} skipped with a warning</summary>

@@ -1,6 +1,7 @@
 // EPSS (exploitation probability, x) against CVSS (severity score, y) as an SVG scatter; KEV advisories drawn filled red; a point opens its advisory.
 import { useMemo } from 'react';
 import { linear, scatter } from '../common/model';
+import { counted } from '../../../components/wording';
 
 export interface ScatterItem {
   readonly id: string;
@@ -20,7 +21,7 @@ export function EpssCvssScatter({ items, onOpen }: { items: readonly ScatterItem
   const y = linear(0, 10, H - PAD, PAD);
   return (
     <figure className="pk-scatter" data-testid="epss-scatter">
-      <svg role="img" aria-label={`EPSS against CVSS for ${points.length} advisories`} width={W} height={H} viewBox={`0 0 ${W} ${H}`}>
+      <svg role="img" aria-label={`EPSS against CVSS for ${counted(points.length, 'advisory', 'advisories')}`} width={W} height={H} viewBox={`0 0 ${W} ${H}`}>
         <title>EPSS against CVSS</title>
         {/* Quadrant of what to fix first: likely to be exploited and severe. */}
         <rect x={x(0.1)} y={y(10)} width={x(1) - x(0.1)} height={y(7) - y(10)} className="pk-scatter__hot" />

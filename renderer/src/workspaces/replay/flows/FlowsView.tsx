@@ -93,7 +93,7 @@ export function FlowsView({ client, base, analysis, filters, onFilters, onShowAl
                   key={f.n}
                   data-flow={f.uid}
                   data-app={f.app}
-                  title={`${f.orig_h}:${f.orig_p} → ${f.resp_h}:${f.resp_p} ${f.proto} · state ${f.conn_state} · ${duration(f.duration)} · ${plural(f.orig_packets + f.resp_packets, 'packet')} · ${count(f.orig_bytes)} / ${count(f.resp_bytes)} bytes · uid ${f.uid}`}
+                  title={`${f.orig_h}:${f.orig_p} → ${f.resp_h}:${f.resp_p} ${f.proto} · state ${f.conn_state} · ${duration(f.duration)} · ${plural(f.orig_packets + f.resp_packets, 'packet')} · ${plural(f.orig_bytes, 'byte')} / ${plural(f.resp_bytes, 'byte')} · uid ${f.uid}`}
                 >
                   <td className="num" title={`${utcField(f.start_ts)} UTC, packet #${f.first_packet}`}>
                     {day === null ? utcField(f.start_ts) : utcField(f.start_ts).slice(11)}
@@ -130,7 +130,7 @@ export function FlowsView({ client, base, analysis, filters, onFilters, onShowAl
                   <td className="num flows__packets" title={count(f.orig_packets + f.resp_packets)}>
                     {compactCount(f.orig_packets + f.resp_packets)}
                   </td>
-                  <td className="num" title={`${count(f.orig_bytes)} / ${count(f.resp_bytes)} bytes`}>
+                  <td className="num" title={`${plural(f.orig_bytes, 'byte')} / ${plural(f.resp_bytes, 'byte')}`}>
                     {bytes(f.orig_bytes)} <span className="muted">/ {bytes(f.resp_bytes)}</span>
                   </td>
                   <td className="flows__uid">

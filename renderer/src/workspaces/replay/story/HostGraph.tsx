@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import type { Story } from '../../../../../engines/core/contracts/replay';
 import { useCytoscapeGraph } from '../../../components/cytoscape';
 import { themePalette } from '../../../components/palette';
-import { graphAtStep, hostPositions } from '../model';
+import { graphAtStep, hostPositions, plural } from '../model';
 
 export function HostGraph({ story, step, theme }: { readonly story: Story; readonly step: number; readonly theme: string }) {
   const box = useRef<HTMLDivElement>(null);
@@ -67,7 +67,7 @@ export function HostGraph({ story, step, theme }: { readonly story: Story; reado
         className="graph"
         style={{ height }}
         role="img"
-        aria-label={`Host graph: ${story.graph.nodes.length} hosts, ${graph.edges.length} of ${graph.total} connections shown up to step ${step}. The alerts below list the same hosts.`}
+        aria-label={`Host graph: ${plural(story.graph.nodes.length, 'host')}, ${graph.edges.length} of ${graph.total} connections shown up to step ${step}. The alerts below list the same hosts.`}
         data-testid="host-graph"
       />
       <div className="legend replay-graph__legend">
