@@ -2,6 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { flowsFromCsv, flowsFromJson, FLOWS_PLACEHOLDER, fmt, fmtValue, refuseScoring, splitCsvLine } from './model';
 
+/** The app's page in docs/, read as text (the Flows section shows the Score box's example). */
+const UI_DOC = import.meta.glob<string>('../../../../docs/ui.md', { query: '?raw', import: 'default', eager: true });
+
 describe('flows model', () => {
   it('reads a CICIDS2017-style CSV: trimmed names, labels dropped, inf/NaN and blanks left out, bad lines counted', () => {
     const csv = '\uFEFF Flow Duration, Flow Bytes/s,proto,Label\r\n10,inf,tcp,BENIGN\r\n5,,udp,DoS\r\n1,2\r\n"x,1,tcp,BENIGN\r\n';
@@ -54,6 +57,15 @@ describe('fmtValue', () => {
   it('leaves ports as they are written', () => {
     expect(fmtValue(8080, 'Destination Port')).toBe('8080');
     expect(fmtValue(8080, 'Flow Duration')).toBe('8,080');
+  });
+
+  it('docs/ui.md shows the Score box example as the box does, in the Flows section', () => {
+    const ui = Object.values(UI_DOC)[0] ?? '';
+    const section = ui.slice(ui.indexOf('\n## The Flows workspace\n'));
+    expect(section.startsWith('\n## The Flows workspace\n')).toBe(true);
+    const body = section.slice(1, section.indexOf('\n## ', 1));
+    expect(body).toContain('FLOWS_PLACEHOLDER');
+    expect(body).toContain(`\`\`\`json\n${FLOWS_PLACEHOLDER}\n\`\`\``);
   });
 
   it('gives the Score box an example that is itself input it reads: flows of base feature names to numbers', () => {
