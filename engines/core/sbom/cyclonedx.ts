@@ -1,5 +1,6 @@
 // CycloneDX 1.6 JSON: built from the neutral SBOM input and checked with @cyclonedx/cyclonedx-library's strict JSON validator.
 import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
+import { MAX_SBOM_DEPTH, nestsDeeperThan, TOO_DEEP } from './depth.js';
 import { SUBJECT_REF, type SbomInput } from './types.js';
 
 export type CycloneDxDocument = Readonly<Record<string, unknown>>;
@@ -61,6 +62,8 @@ async function schemaErrors(doc: CycloneDxDocument, offset: number): Promise<str
  * checked here with a set of each item's JSON (the validator compares every pair, which took minutes at 30,000).
  */
 export async function validateCycloneDx(doc: CycloneDxDocument): Promise<string[]> {
+  // the validator recurses per level (nested components 1,000 deep ran out of stack), as does JSON.stringify
+  if (nestsDeeperThan(doc, MAX_SBOM_DEPTH)) return [TOO_DEEP];
   const components = Array.isArray(doc['components']) ? (doc['components'] as unknown[]) : undefined;
   const dependencies = Array.isArray(doc['dependencies']) ? (doc['dependencies'] as unknown[]) : undefined;
   const n = Math.max(components?.length ?? 0, dependencies?.length ?? 0);

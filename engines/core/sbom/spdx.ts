@@ -3,6 +3,7 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import schema from './spdx-2.3.schema.json' with { type: 'json' };
 import { SUBJECT_REF, type SbomInput } from './types.js';
+import { MAX_SBOM_DEPTH, nestsDeeperThan, TOO_DEEP } from './depth.js';
 
 export type SpdxDocument = Readonly<Record<string, unknown>>;
 
@@ -75,6 +76,7 @@ const check = ajv.compile(schema);
 
 /** Schema errors of an SPDX 2.3 JSON document, empty when it is valid. */
 export function validateSpdx(doc: SpdxDocument): string[] {
+  if (nestsDeeperThan(doc, MAX_SBOM_DEPTH)) return [TOO_DEEP];
   if (check(doc)) return [];
   return (check.errors ?? []).slice(0, 50).map((e) => `${e.instancePath} ${e.keyword} ${e.message ?? ''}`.trim());
 }
