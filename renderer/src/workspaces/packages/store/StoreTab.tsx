@@ -88,7 +88,15 @@ export function StoreTab({ api, canImport }: { api: PkgscanApi; canImport: boole
           </tbody>
         </table>
         {store.data?.items.length === 0 && (
-          <div className="empty">{q || ecosystem ? 'No stored archive matches.' : 'The store is empty. Drop npm .tgz, wheel or sdist archives here, or run `pkgscan import FILE|DIR` on this workstation.'}</div>
+          <div className="empty" data-testid="store-empty">
+            {q || ecosystem ? (
+              'No stored archive matches.'
+            ) : (
+              <>
+                The store is empty. Drop npm <code>.tgz</code>, wheel or sdist archives here, or run <code>pkgscan import FILE|DIR</code> on this workstation.
+              </>
+            )}
+          </div>
         )}
         {store.data && store.data.total > store.data.items.length && <div className="muted small">Showing {store.data.items.length} of {store.data.total}: narrow with the name filter.</div>}
       </section>
