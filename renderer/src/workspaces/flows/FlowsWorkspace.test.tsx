@@ -155,6 +155,24 @@ describe('FlowsWorkspace', () => {
     expect(screen.getByTestId('flows-score').textContent).toContain('not valid JSON');
   });
 
+  it('says what to do in its own words when the service refuses a flow for a missing base feature', async () => {
+    const { client } = fakeClient();
+    const message = 'flow 0 lacks the base feature "Total Backward Packets" the model needs (send it, or leave "defaults" on to read it as 0)';
+    const refusing: ApiClient = {
+      ...client,
+      post: () => Promise.reject(new ApiError(422, 'validation_failed', message, 'r1', [{ path: 'flows[0].Total Backward Packets', issue: 'missing base feature' }])),
+    };
+    render(<FlowsWorkspace service={service} client={refusing} />);
+    fireEvent.change(screen.getByTestId('flows-score-text'), { target: { value: '[{"Destination Port": 443}]' } });
+    fireEvent.click(screen.getByTestId('flows-score-run'));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(message);
+    // The switch as the panel names it, and the box's count (from 1) beside the service's (from 0).
+    expect(alert.querySelector('.error-note__hint')?.textContent).toBe(
+      "Tick “read missing base features as 0” to score them with every missing base feature read as 0 (the answer lists which), or give each flow every base feature the model needs (flow 0 above is the box's flow 1: the service counts from 0).",
+    );
+  });
+
   it('shows an example of the input in the empty Score box', () => {
     const { client } = fakeClient();
     render(<FlowsWorkspace service={service} client={client} />);

@@ -9,7 +9,7 @@ import { useFileDrop } from '../../components/useFileDrop';
 import { useFocusWhenLost } from '../../components/useDialogFocus';
 import { counted, displayProse } from '../../components/wording';
 import { Bars } from './Charts';
-import { describeModel, flowsFromCsv, flowsFromJson, FLOWS_PLACEHOLDER, fmt, fmtValue, MAX_CSV_BYTES, refuseScoring, type Flow, type ScoreResponse } from './model';
+import { describeModel, flowsFromCsv, flowsFromJson, FLOWS_PLACEHOLDER, fmt, fmtValue, MAX_CSV_BYTES, missingFeatureHint, refuseScoring, type Flow, type ScoreResponse } from './model';
 
 /** What the shown verdicts were scored from: the pasted text (null for a CSV file) and the two options. */
 interface ScoredFrom {
@@ -120,7 +120,13 @@ export function ScorePanel({ client, base }: { readonly client: ApiClient; reado
           {localError}
         </div>
       )}
-      {error && <ErrorNote error={error} title={error.code === 'unavailable' ? 'No model to score with: run a study with the hardened model first' : 'Scoring failed'} />}
+      {error && (
+        <ErrorNote
+          error={error}
+          title={error.code === 'unavailable' ? 'No model to score with: run a study with the hardened model first' : 'Scoring failed'}
+          hint={missingFeatureHint(error.details)}
+        />
+      )}
       {answer && (
         <div data-testid="flows-verdicts" tabIndex={-1} ref={verdicts} aria-label="Verdicts" className={`flows-verdicts${stale ? ' flows-verdicts--stale' : ''}`}>
           {stale && (

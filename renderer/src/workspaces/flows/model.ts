@@ -1,6 +1,7 @@
 // The Flows workspace's data: the shapes it reads from the flowdet service, and parsing pasted JSON or a dropped CSV of flows.
 
 import type { ModelCard } from '../../../../engines/core/contracts/flowdet';
+import type { IssueDetail } from '../../api/client';
 
 export type { DatasetName, Metrics, BudgetPoint, AttackSummary, CardMetrics, ModelCard, Health, DatasetInfo, StudyReport, StudyView, FlowScore, ScoreResponse } from '../../../../engines/core/contracts/flowdet';
 
@@ -90,6 +91,20 @@ export const FLOWS_PLACEHOLDER = [
   '  { "Destination Port": 22, "Flow Duration": 5000000, "Total Fwd Packets": 40 }',
   ']',
 ].join('\n');
+
+/**
+ * What to do when the service refuses flows for a missing base feature, in the panel's words: its message says
+ * 'leave "defaults" on' and counts flows from 0, the panel's switch is "read missing base features as 0" and the box
+ * counts from 1. Null for any other refusal.
+ */
+export function missingFeatureHint(details: readonly IssueDetail[]): string | null {
+  const missing = details.filter((d) => d.issue === 'missing base feature');
+  if (missing.length === 0) return null;
+  const flows = new Set(missing.map((d) => /^flows\[(\d+)\]/.exec(d.path)?.[1]).filter((n) => n !== undefined).map(Number));
+  const first = Math.min(...flows);
+  const which = flows.size === 0 ? '' : ` (flow ${first} above is the box's flow ${first + 1}: the service counts from 0)`;
+  return `Tick “read missing base features as 0” to score them with every missing base feature read as 0 (the answer lists which), or give each flow every base feature the model needs${which}.`;
+}
 
 /** Flows from pasted JSON: an array of objects, or `{flows: [...]}`. */
 export function flowsFromJson(text: string): Flow[] {
