@@ -7,8 +7,8 @@
 // until the case is done are reported on their own. Then, on this thread, the same case is written again to a fresh
 // store in the steps the job uses (store.ts caseWriteSteps), each step timed: how long one write transaction holds
 // the store.
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { latencySummary, quantile } from './_measures.js';
@@ -56,6 +56,85 @@ async function anchorReads(layout: string, mb: number): Promise<void> {
   const rest = Array.from({ length: 20 }, read).sort((a, b) => a - b);
   console.log(`${layout}: anchors, summary and owner of a ${mb} MB case: first ${first.toFixed(2)} ms, median ${quantile(rest, 0.5).toFixed(2)} ms, max ${(rest.at(-1) ?? NaN).toFixed(2)} ms`);
   db.close();
+}
+
+/**
+ * `npm run bench -- forensic-store-stall migrate build|before|after [cases]`: opening a store of migration 8 with many
+ * cases' texts in their rows (migration 9 moves them to the texts table), each write transaction timed. `build` writes
+ * the store once (`cases` done cases, default 24, of 90, 40, 10, 5 and 2 MB in turn: an export of 1/20 and a timeline
+ * text of the rest); `before` copies it and runs migration 9 as it was, in one transaction; `after` copies it and opens
+ * it as the store does now (core/store.ts migrationSteps: migration 9 in batches, each its own transaction). Run
+ * `before` and `after` alternated in fresh processes.
+ */
+async function migrationTransactions(mode: string, cases: number): Promise<void> {
+  const BetterSqlite3 = (await import('better-sqlite3')).default;
+  const { migrateTo, migrationSteps, openStore } = await import('../engines/core/store.js');
+  const { CASES_TABLE, CASE_TEXTS_TABLE, createCase, migrations } = await import('../engines/forensic/store.js');
+  const built = path.join(tmpdir(), `vitrine-bench-migrate-${cases}.db`);
+  if (mode === 'build') {
+    rmSync(built, { force: true });
+    const db = openStore(built, []);
+    migrateTo(db, 'forensic', migrations, 8);
+    const text = (bytes: number, seed: number): string => JSON.stringify({ events: Array.from({ length: Math.ceil(bytes / 100) }, (_, i) => ({ eventId: `e${seed}-${i}`, text: 'x'.repeat(80) })) });
+    const sizes = [90, 40, 10, 5, 2];
+    let total = 0;
+    for (let i = 0; i < cases; i++) {
+      const mb = sizes[i % sizes.length] as number;
+      const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      createCase(db, { id, title: `case ${i}`, origin: 'path', request: {}, now: '2026-01-01T00:00:00.000Z' });
+      db.prepare(`UPDATE ${CASES_TABLE} SET status = 'done', export_json = ?, timeline_json = ? WHERE id = ?`).run(text((mb * 1e6) / 20, i), text((mb * 1e6 * 19) / 20, i), id);
+      total += mb;
+    }
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    console.log(`built ${built}: ${cases} cases, about ${total} MB of texts, ${(statSync(built).size / 1e6).toFixed(1)} MB on disk`);
+    return;
+  }
+  const file = path.join(tmpdir(), `vitrine-bench-migrate-${cases}-${mode}.db`);
+  rmSync(file, { force: true });
+  rmSync(`${file}-wal`, { force: true });
+  copyFileSync(built, file);
+  const db = openStore(file, []);
+  const times: number[] = [];
+  const started = performance.now();
+  if (mode === 'before') {
+    // Migration 9 as it was: every text copied, the columns emptied and dropped, in the one transaction that opens the store.
+    const columns = { view: 'view_json', export: 'export_json', timeline: 'timeline_json' };
+    db.transaction(() => {
+      db.exec(`CREATE TABLE ${CASE_TEXTS_TABLE} (case_id TEXT NOT NULL REFERENCES ${CASES_TABLE} (id) ON DELETE CASCADE, name TEXT NOT NULL CHECK (name IN ('view', 'export', 'timeline')), text TEXT NOT NULL, PRIMARY KEY (case_id, name))`);
+      for (const [name, column] of Object.entries(columns))
+        db.prepare(`INSERT INTO ${CASE_TEXTS_TABLE} (case_id, name, text) SELECT id, ?, ${column} FROM ${CASES_TABLE} WHERE ${column} IS NOT NULL ORDER BY rowid`).run(name);
+      db.prepare(`UPDATE ${CASES_TABLE} SET view_json = NULL, export_json = NULL, timeline_json = NULL WHERE view_json IS NOT NULL OR export_json IS NOT NULL OR timeline_json IS NOT NULL`).run();
+      for (const column of Object.values(columns)) db.exec(`ALTER TABLE ${CASES_TABLE} DROP COLUMN ${column}`);
+      db.prepare('INSERT INTO schema_migrations (service, version, name, applied_at) VALUES (?, ?, ?, ?)').run('forensic', 9, 'texts (as it was)', new Date().toISOString());
+    }).immediate();
+    times.push(performance.now() - started);
+    migrateTo(db, 'forensic', migrations, migrations.length);
+  } else {
+    let at = performance.now();
+    for (const step of migrationSteps(db, 'forensic', migrations, migrations.length)) {
+      if (step.version === 9) times.push(performance.now() - at);
+      at = performance.now();
+    }
+  }
+  const all = (performance.now() - started) / 1000;
+  const texts = db.prepare(`SELECT COUNT(*) AS n, SUM(octet_length(text)) AS b, MAX(octet_length(text)) AS m FROM ${CASE_TEXTS_TABLE}`).get() as { n: number; b: number; m: number };
+  db.close();
+  new BetterSqlite3(file).close();
+  const sorted = [...times].sort((a, b) => a - b);
+  console.log(
+    `${mode}: migration 9 on ${cases} cases (${texts.n} texts, ${(texts.b / 1e6).toFixed(1)} MB, the largest ${(texts.m / 1e6).toFixed(1)} MB): ${all.toFixed(2)} s in all, ` +
+      `${times.length} write transactions, longest ${((sorted.at(-1) ?? NaN) / 1000).toFixed(2)} s (the ${times.indexOf(sorted.at(-1) ?? NaN) + 1}th), ` +
+      `median ${(quantile(sorted, 0.5) / 1000).toFixed(3)} s, the last (columns dropped, version recorded) ${((times.at(-1) ?? NaN) / 1000).toFixed(2)} s; load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+  );
+  rmSync(file, { force: true });
+  rmSync(`${file}-wal`, { force: true });
+  rmSync(`${file}-shm`, { force: true });
+}
+
+if (process.argv[3] === 'migrate') {
+  await migrationTransactions(process.argv[4] ?? 'after', Number(process.argv[5]) > 0 ? Number(process.argv[5]) : 24);
+  process.exit(0);
 }
 
 if (process.argv[3] === 'anchors') {

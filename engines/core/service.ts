@@ -8,7 +8,15 @@ export interface Migration {
   readonly version: number;
   /** Short, human-readable: what the step does. */
   readonly name: string;
+  /** The step, in one transaction with its version recorded; with `batch`, the last step, once every batch is done. */
   up(db: Database): void;
+  /**
+   * Work done before `up` in batches, each its own transaction (a long copy that would hold the store in one): called
+   * with the progress the previous batch returned (null the first time), it does one batch and returns its progress,
+   * recorded in the same transaction, or null once nothing is left. A store stopped at any point resumes from the
+   * last batch committed; the version is recorded only with `up`.
+   */
+  batch?(db: Database, progress: string | null): string | null;
 }
 
 /** What a service's router and library operations get from the composer. */

@@ -100,9 +100,27 @@ export function appliedMigrations(db: Database, service: string): { version: num
 
 /**
  * Applies `service`'s pending migrations up to `targetVersion`, each in its own IMMEDIATE transaction
- * (another process opening the same file at once waits, then sees the step done and skips it).
+ * (another process opening the same file at once waits, then sees the step done and skips it); a migration with
+ * `batch` in one transaction per batch, then its `up` (migrationSteps).
  */
 export function migrateTo(db: Database, service: string, migrations: readonly Migration[], targetVersion: number): void {
+  for (const _ of migrationSteps(db, service, migrations, targetVersion));
+}
+
+/** One write transaction of a migration: a batch (`batch` true) or the step that records the version. */
+export interface MigrationStep {
+  readonly version: number;
+  readonly batch: boolean;
+}
+
+/**
+ * migrateTo one transaction at a time, yielding after each is committed. A batched migration's progress is a row of
+ * `schema_migration_progress`, written in each batch's transaction and removed with the step that records the
+ * version, so a store stopped between or inside batches resumes from the last batch committed. Each transaction
+ * re-reads the version and progress under the write lock: another process migrating the same store at once takes
+ * turns with this one, never repeats a batch.
+ */
+export function* migrationSteps(db: Database, service: string, migrations: readonly Migration[], targetVersion: number): Generator<MigrationStep, void, void> {
   if (!SERVICE_NAME.test(service)) throw new VitrineError('internal', 'invalid service name for the store');
   const ordered = checkMigrations(migrations);
   if (!Number.isInteger(targetVersion) || targetVersion < 0 || targetVersion > ordered.length)
@@ -113,21 +131,51 @@ export function migrateTo(db: Database, service: string, migrations: readonly Mi
     throw new VitrineError('conflict', `the store was written by a newer version of Vitrine (service ${service} is at ${current}, this version knows ${ordered.length})`);
   if (current > targetVersion) throw new VitrineError('conflict', `service ${service} is already past the requested version; migrations only go forward`);
   const record = db.prepare('INSERT INTO schema_migrations (service, version, name, applied_at) VALUES (?, ?, ?, ?)');
-  for (const migration of ordered.slice(current, targetVersion)) {
-    const step = db.transaction(() => {
+  const pending = ordered.slice(current, targetVersion);
+  const batched = pending.some((m) => m.batch !== undefined);
+  if (batched) ensureProgressTable(db);
+  const progressOf = batched ? db.prepare('SELECT progress FROM schema_migration_progress WHERE service = ? AND version = ?').pluck() : null;
+  const saveProgress = batched
+    ? db.prepare(
+        'INSERT INTO schema_migration_progress (service, version, progress, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (service, version) DO UPDATE SET progress = excluded.progress, updated_at = excluded.updated_at',
+      )
+    : null;
+  const clearProgress = batched ? db.prepare('DELETE FROM schema_migration_progress WHERE service = ? AND version = ?') : null;
+  const run = <T>(migration: Migration, work: () => T): T => {
+    try {
+      return db.transaction(work).immediate();
+    } catch (err) {
+      if (err instanceof VitrineError) throw err;
+      throw storageError(err) ?? new VitrineError('internal', `migration ${migration.version} of ${service} failed`, { cause: err });
+    }
+  };
+  for (const migration of pending) {
+    const batch = migration.batch?.bind(migration);
+    if (batch !== undefined && progressOf !== null && saveProgress !== null) {
+      for (;;) {
+        // false: every batch is done (or another process recorded the version meanwhile).
+        const more = run(migration, () => {
+          if (schemaVersion(db, service) >= migration.version) return false;
+          const before = (progressOf.get(service, migration.version) as string | undefined) ?? null;
+          const after = batch(db, before);
+          if (after === null) return false;
+          saveProgress.run(service, migration.version, after, new Date().toISOString());
+          return true;
+        });
+        if (!more) break;
+        yield { version: migration.version, batch: true };
+      }
+    }
+    run(migration, () => {
       // Re-read under the write lock: another connection may have applied this step meanwhile.
       if (schemaVersion(db, service) >= migration.version) return;
       migration.up(db);
       const broken = db.prepare('PRAGMA foreign_key_check').all();
       if (broken.length > 0) throw new VitrineError('internal', `migration ${migration.version} of ${service} leaves broken foreign keys`);
       record.run(service, migration.version, migration.name, new Date().toISOString());
+      clearProgress?.run(service, migration.version);
     });
-    try {
-      step.immediate();
-    } catch (err) {
-      if (err instanceof VitrineError) throw err;
-      throw storageError(err) ?? new VitrineError('internal', `migration ${migration.version} of ${service} failed`, { cause: err });
-    }
+    yield { version: migration.version, batch: false };
   }
 }
 
@@ -155,6 +203,17 @@ function ensureMigrationTable(db: Database): void {
     version INTEGER NOT NULL,
     name TEXT NOT NULL,
     applied_at TEXT NOT NULL,
+    PRIMARY KEY (service, version)
+  )`);
+}
+
+/** Where a batched migration stands (Migration.batch): one row while it is under way; made by the first such migration. */
+function ensureProgressTable(db: Database): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migration_progress (
+    service TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    progress TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
     PRIMARY KEY (service, version)
   )`);
 }

@@ -5,7 +5,8 @@ import { VitrineError } from '../core/errors.js';
 import { appliedMigrations, migrateTo, openMemoryStore, storeAtVersion } from '../core/store.js';
 import { CustodyLedger } from './custody.js';
 import { fixtureView } from './report/fixture.js';
-import { CASE_ANCHOR_TRIGGER, CASE_CUSTODY_TABLE, CASE_LEAN_EVENTS_TABLE, caseItemCount, caseItemsJson, CASE_OWNER, CASE_TEXTS_TABLE, caseText, discardLeftovers, caseOwnerAlive, CASE_CUSTODY_TRIGGER_SQL, CASE_CUSTODY_TRIGGERS, caseCustody, caseCustodyAnchors, CASES_TABLE, completeCase, createCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseView, textsMoveNotice, TEXTS_MOVE_NOTICE_BYTES, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
+import { annotateEvent, annotationHistory, caseAnnotations, eventAnnotation } from './casework/annotations.js';
+import { CASE_ANCHOR_TRIGGER, CASE_ANNOTATIONS_EVENT_INDEX, CASE_ANNOTATIONS_TABLE, CASE_CUSTODY_TABLE, CASE_LEAN_EVENTS_TABLE, caseItemCount, caseItemsJson, CASE_OWNER, CASE_TEXTS_TABLE, caseText, discardLeftovers, caseOwnerAlive, CASE_CUSTODY_TRIGGER_SQL, CASE_CUSTODY_TRIGGERS, caseCustody, caseCustodyAnchors, CASES_TABLE, completeCase, createCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseView, textsMoveNotice, TEXTS_MOVE_NOTICE_BYTES, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
 
 const NOW = '2024-03-05T08:00:00.000Z';
 
@@ -238,7 +239,7 @@ describe('cases and their custody', () => {
     const lines: string[] = [];
     expect(textsMoveNotice(db, TEXTS_MOVE_NOTICE_BYTES, (l) => lines.push(l))).toBe(false);
     expect(textsMoveNotice(db, 0, (l) => lines.push(l))).toBe(true);
-    expect(lines).toEqual([expect.stringMatching(/^vitrine: forensic store: moving the cases' large texts to a table of their own, once \(a store of \d+ MB; this can take a while\)\n$/)]);
+    expect(lines).toEqual([expect.stringMatching(/^vitrine: forensic store: moving the cases' large texts to a table of their own, once, in batches \(a store of \d+ MB; this can take a while\)\n$/)]);
     const written = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       migrateTo(db, 'forensic', migrations, 9);
@@ -277,5 +278,64 @@ describe('cases and their custody', () => {
     const view = fixtureView();
     expect(topGrade(view)).toBe('MEDIUM');
     expect(topGrade({ ...view, stories: [] })).toBeNull();
+  });
+});
+
+describe('forensic store migration 11 and the statements of the reads', () => {
+  /** The SQL of every statement `read` prepares on `db`. */
+  function preparedBy(db: ReturnType<typeof storeAtVersion>, read: () => unknown): string[] {
+    const spy = vi.spyOn(db, 'prepare');
+    try {
+      read();
+      return spy.mock.calls.map(([sql]) => sql);
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it("11 indexes each case's annotations by event id: an event's history, its current annotation and its version count are looked up through it; the chain and triggers are kept", () => {
+    const db = storeAtVersion('forensic', migrations, 10);
+    const view = fixtureView();
+    createCase(db, { id: 'c', title: 'c', origin: 'path', request: {}, now: NOW });
+    completeCase(db, 'c', view, ledgerRows(2), NOW);
+    const events = view.events.slice(0, 3).map((e) => e.eventId);
+    for (let i = 0; i < 9; i++) annotateEvent(db, 'c', { eventId: events[i % 3] as string, tags: [`t${i}`], note: `n${i}` }, 'analyst', NOW);
+    const before = db.prepare(`SELECT * FROM ${CASE_ANNOTATIONS_TABLE} ORDER BY case_id, seq`).all();
+    const page = { order: 'newest', limit: 2, offset: 1 } as const;
+    const history = annotationHistory(db, 'c', events[1] as string, page);
+    migrateTo(db, 'forensic', migrations, 11);
+    expect(db.prepare(`SELECT * FROM ${CASE_ANNOTATIONS_TABLE} ORDER BY case_id, seq`).all()).toEqual(before);
+    expect(annotationHistory(db, 'c', events[1] as string, page)).toEqual(history);
+    expect(history).toMatchObject({ total: 3, items: [{ version: 2, note: 'n4' }, { version: 1, note: 'n1' }] });
+    expect(caseAnnotations(db, 'c').verification).toMatchObject({ ok: true, count: 9 });
+    expect(() => db.prepare(`DELETE FROM ${CASE_ANNOTATIONS_TABLE}`).run()).toThrow(/append-only/);
+    // The statements the lookups by event id prepare, as the store plans them.
+    const lookups = [
+      ...preparedBy(db, () => annotationHistory(db, 'c', events[0] as string, page)),
+      ...preparedBy(db, () => eventAnnotation(db, 'c', events[0] as string)),
+      ...preparedBy(db, () => annotateEvent(db, 'c', { eventId: events[2] as string, tags: [], note: 'n' }, 'analyst', NOW)),
+    ].filter((sql) => sql.includes('$.eventId'));
+    expect(lookups).toHaveLength(4);
+    for (const sql of lookups) {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from({ length: sql.split('?').length - 1 }, () => 1)) as { detail: string }[]).map((r) => r.detail);
+      expect(plan, sql).toEqual([expect.stringMatching(new RegExp(`^SEARCH ${CASE_ANNOTATIONS_TABLE} USING (COVERING )?INDEX ${CASE_ANNOTATIONS_EVENT_INDEX} \\(case_id=\\? AND <expr>=\\?\\)$`))]);
+    }
+  });
+
+  it('a case text and a case summary are read with statements prepared once per store, the columns of the case rows read once', () => {
+    const db = storeAtVersion('forensic', migrations, migrations.length);
+    createCase(db, { id: 'c', title: 'c', origin: 'path', request: {}, now: NOW });
+    completeCase(db, 'c', fixtureView(), ledgerRows(2), NOW);
+    const read = (): unknown => [caseText(db, 'c', 'export'), getCaseSummary(db, 'c'), listCases(db, { limit: 1, offset: 0 }).total];
+    const first = read();
+    expect(preparedBy(db, () => expect(read()).toEqual(first)).filter((sql) => !sql.includes('COUNT(*)') && !sql.includes('LIMIT ? OFFSET ?'))).toEqual([]);
+    // A store migrated while open sees the failure message column once it is there.
+    const old = storeAtVersion('forensic', migrations, 6);
+    createCase(old, { id: 'f', title: 'f', origin: 'path', request: {}, now: NOW });
+    setCaseStatus(old, 'f', 'failed', NOW, 'internal', 'lost');
+    expect(getCaseSummary(old, 'f')).not.toHaveProperty('errorMessage', 'lost');
+    migrateTo(old, 'forensic', migrations, 7);
+    setCaseStatus(old, 'f', 'failed', NOW, 'internal', 'lost');
+    expect(getCaseSummary(old, 'f')).toHaveProperty('errorMessage', 'lost');
   });
 });

@@ -21,6 +21,8 @@ export const CASE_ANNOTATIONS_TABLE = 'forensic_case_annotations';
  * the event. A table of its own, so its rows are small and dense and the item rows stay as they were.
  */
 export const CASE_LEAN_EVENTS_TABLE = 'forensic_case_lean_events';
+/** The index of the annotations by case and event id (migration 11). */
+export const CASE_ANNOTATIONS_EVENT_INDEX = `${CASE_ANNOTATIONS_TABLE}_event`;
 /** Failed cases an analyst removed: one row each, append-only (what was asked, why it failed, when it was removed). */
 export const CASE_REMOVALS_TABLE = 'forensic_case_removals';
 /**
@@ -185,24 +187,14 @@ export const migrations: readonly Migration[] = [
   {
     version: 9,
     name: 'the large texts of a case (whole view, export, timeline) moved from the case row to a table of their own',
+    // In batches (moveTextsBatch), each its own transaction: the copy of many GB of old cases does not hold the store
+    // in one. What is left once every text is moved: the emptied columns dropped, with the version recorded.
+    batch: (db, progress) => moveTextsBatch(db, progress),
     up(db) {
-      // A removed failed case takes what a full disk left of its texts with it, as the texts in its row did.
-      db.exec(`
-        CREATE TABLE ${CASE_TEXTS_TABLE} (
-          case_id TEXT NOT NULL REFERENCES ${CASES_TABLE} (id) ON DELETE CASCADE,
-          name TEXT NOT NULL CHECK (name IN ('view', 'export', 'timeline')),
-          text TEXT NOT NULL,
-          PRIMARY KEY (case_id, name)
-        );
-      `);
-      const columns = Object.entries(TEXT_COLUMNS);
-      textsMoveNotice(db);
-      for (const [name, column] of columns)
-        db.prepare(`INSERT INTO ${CASE_TEXTS_TABLE} (case_id, name, text) SELECT id, ?, ${column} FROM ${CASES_TABLE} WHERE ${column} IS NOT NULL ORDER BY rowid`).run(name);
-      // Emptied first, in one pass: each DROP COLUMN rewrites every case row, which would copy the texts not yet
-      // dropped again (a 90 MB case twice more); the rows it rewrites now are small.
-      db.prepare(`UPDATE ${CASES_TABLE} SET ${columns.map(([, column]) => `${column} = NULL`).join(', ')} WHERE ${columns.map(([, column]) => `${column} IS NOT NULL`).join(' OR ')}`).run();
-      for (const [, column] of columns) db.exec(`ALTER TABLE ${CASES_TABLE} DROP COLUMN ${column}`);
+      // The first batch made the table; a store without cases (no batch ran) gets it here.
+      createTextsTable(db);
+      // Each DROP COLUMN rewrites every case row: the texts are moved out already, so the rows it rewrites are small.
+      for (const column of Object.values(TEXT_COLUMNS)) db.exec(`ALTER TABLE ${CASES_TABLE} DROP COLUMN ${column}`);
     },
   },
   {
@@ -220,20 +212,91 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 11,
+    name: "an index of each case's annotations by event id, for an event's annotation history",
+    up(db) {
+      // On the expression the lookups use (casework/annotations.ts), with seq last so their ORDER BY seq reads it in
+      // order: the rows, their chain and their triggers stay as they are.
+      db.exec(`CREATE INDEX ${CASE_ANNOTATIONS_EVENT_INDEX} ON ${CASE_ANNOTATIONS_TABLE} (case_id, json_extract(payload, '$.eventId'), seq)`);
+    },
+  },
 ];
+
+function createTextsTable(db: Database): void {
+  // A removed failed case takes what a full disk left of its texts with it, as the texts in its row did.
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS ${CASE_TEXTS_TABLE} (
+      case_id TEXT NOT NULL REFERENCES ${CASES_TABLE} (id) ON DELETE CASCADE,
+      name TEXT NOT NULL CHECK (name IN ('view', 'export', 'timeline')),
+      text TEXT NOT NULL,
+      PRIMARY KEY (case_id, name)
+    );
+  `);
+}
+
+/** Bytes of texts one batch of migration 9 moves at most (at least one text, however large: a text is one row). */
+export const TEXTS_MOVE_BATCH_BYTES = 16 * 1024 * 1024;
+/** Case rows one batch of migration 9 looks at, at most. */
+const TEXTS_MOVE_BATCH_CASES = 256;
+
+/**
+ * One batch of migration 9 (in its own transaction): moves case texts in rowid order, each copied to the texts table
+ * and emptied in its case row in the same transaction (a text is always in exactly one of the two places), until
+ * `maxBytes` are moved. The progress is the rowid of the last case all of whose texts are moved ('0' after the first
+ * batch, which makes the table and says on stderr that a large store is being moved); a batch that stopped inside a
+ * case takes the texts left in its row next time. Null once no case row holds a text.
+ */
+export function moveTextsBatch(db: Database, progress: string | null, maxBytes = TEXTS_MOVE_BATCH_BYTES): string | null {
+  if (progress === null) {
+    createTextsTable(db);
+    textsMoveNotice(db);
+    return '0';
+  }
+  let after = Number(progress);
+  if (!Number.isSafeInteger(after)) throw new VitrineError('internal', 'migration 9 found its progress unreadable');
+  const sizes = Object.values(TEXT_COLUMNS)
+    .map((column) => `octet_length(${column}) AS ${column}`)
+    .join(', ');
+  // octet_length reads a text's size from its record header, not its pages.
+  const rows = db.prepare(`SELECT rowid AS r, ${sizes} FROM ${CASES_TABLE} WHERE rowid > ? ORDER BY rowid LIMIT ${TEXTS_MOVE_BATCH_CASES}`).all(after) as ({ r: number } & Record<string, number | null>)[];
+  if (rows.length === 0) return null;
+  let moved = 0;
+  for (const row of rows) {
+    // Largest first, and the moved columns emptied in one UPDATE: emptying a column rewrites the row with the texts
+    // still in it, so a case split over two batches copies only its smaller texts again.
+    const left: { name: string; column: string; bytes: number }[] = [];
+    for (const [name, column] of Object.entries(TEXT_COLUMNS)) {
+      const bytes = row[column];
+      if (typeof bytes === 'number') left.push({ name, column, bytes });
+    }
+    left.sort((a, b) => b.bytes - a.bytes);
+    const taken: string[] = [];
+    for (const t of left) {
+      if (moved > 0 && moved + t.bytes > maxBytes) break;
+      statement(db, `INSERT INTO ${CASE_TEXTS_TABLE} (case_id, name, text) SELECT id, ?, ${t.column} FROM ${CASES_TABLE} WHERE rowid = ?`).run(t.name, row.r);
+      taken.push(t.column);
+      moved += t.bytes;
+    }
+    if (taken.length > 0) statement(db, `UPDATE ${CASES_TABLE} SET ${taken.map((c) => `${c} = NULL`).join(', ')} WHERE rowid = ?`).run(row.r);
+    if (taken.length < left.length) return String(after);
+    after = row.r;
+  }
+  return String(after);
+}
 
 /** Store size from which migration 9 says, once as it starts, that it is moving the texts (it holds the store meanwhile). */
 export const TEXTS_MOVE_NOTICE_BYTES = 256 * 1024 * 1024;
 
 /**
- * Migration 9 copies every case's texts once, in the transaction that opens the store (about 20 ms per MB measured):
- * a large store says so on stderr as the copy starts, once, so a start that waits is not taken for a hang. Nothing of
+ * Migration 9 copies every case's texts once, in batches while the store opens (about 20 ms per MB measured): a large
+ * store says so on stderr as the copy starts, once, so a start that waits is not taken for a hang. Nothing of
  * the store but its size in MB is written. Answers whether it wrote the line.
  */
 export function textsMoveNotice(db: Database, fromBytes = TEXTS_MOVE_NOTICE_BYTES, write: (line: string) => void = (line) => void process.stderr.write(line)): boolean {
   const bytes = Number(db.pragma('page_count', { simple: true })) * Number(db.pragma('page_size', { simple: true }));
   if (!(bytes >= fromBytes)) return false;
-  write(`vitrine: forensic store: moving the cases' large texts to a table of their own, once (a store of ${Math.round(bytes / 1e6)} MB; this can take a while)\n`);
+  write(`vitrine: forensic store: moving the cases' large texts to a table of their own, once, in batches (a store of ${Math.round(bytes / 1e6)} MB; this can take a while)\n`);
   return true;
 }
 
@@ -285,7 +348,7 @@ export function caseOwnerAlive(owner: string | null): boolean {
 }
 
 function hasOwnerColumn(db: Database): boolean {
-  return (db.prepare(`SELECT 1 FROM pragma_table_info('${CASES_TABLE}') WHERE name = 'owner'`).get() as unknown) !== undefined;
+  return hasCaseColumn(db, 'owner');
 }
 
 export type CaseItemKind = 'event' | 'node' | 'edge';
@@ -310,6 +373,19 @@ function hasTable(db: Database, table: string): boolean {
   return true;
 }
 
+/**
+ * Columns of the case rows each store is known to have (`owner`, `error_message`): remembered once seen, so a summary
+ * read does not read the table's columns each time; not remembered while absent, since a migration may add them to
+ * an open store.
+ */
+const caseColumnsSeen = new WeakMap<Database, Set<string>>();
+function hasCaseColumn(db: Database, column: 'owner' | 'error_message'): boolean {
+  if (caseColumnsSeen.get(db)?.has(column) === true) return true;
+  if (statement(db, `SELECT 1 FROM pragma_table_info('${CASES_TABLE}') WHERE name = ?`).get(column) === undefined) return false;
+  caseColumnsSeen.set(db, new Set([...(caseColumnsSeen.get(db) ?? []), column]));
+  return true;
+}
+
 /** Whether the store has the items table (a store opened before migration 6 has not). */
 function hasItemsTable(db: Database): boolean {
   return hasTable(db, CASE_ITEMS_TABLE);
@@ -328,8 +404,8 @@ function hasLeanTable(db: Database): boolean {
 /** One of a case's large texts as stored, null when it has none (or no such case). */
 export function caseText(db: Database, id: string, name: CaseTextName): string | null {
   const row = hasTextsTable(db)
-    ? (db.prepare(`SELECT text FROM ${CASE_TEXTS_TABLE} WHERE case_id = ? AND name = ?`).get(id, name) as { text: string } | undefined)
-    : (db.prepare(`SELECT ${TEXT_COLUMNS[name]} AS text FROM ${CASES_TABLE} WHERE id = ?`).get(id) as { text: string | null } | undefined);
+    ? (statement(db, `SELECT text FROM ${CASE_TEXTS_TABLE} WHERE case_id = ? AND name = ?`).get(id, name) as { text: string } | undefined)
+    : (statement(db, `SELECT ${TEXT_COLUMNS[name]} AS text FROM ${CASES_TABLE} WHERE id = ?`).get(id) as { text: string | null } | undefined);
   return row?.text ?? null;
 }
 
@@ -450,7 +526,7 @@ const BASE_COLUMNS = 'id, title, origin, status, created_at, counts_json, top_gr
 
 /** Whether the store has migration 7's failure message column (a store opened before it has not). */
 function hasErrorMessage(db: Database): boolean {
-  return db.prepare(`SELECT 1 FROM pragma_table_info('${CASES_TABLE}') WHERE name = 'error_message'`).get() !== undefined;
+  return hasCaseColumn(db, 'error_message');
 }
 
 /** The failure message is shown for a failed case only. */
@@ -670,7 +746,7 @@ export function topGrade(view: AnalysisView): ConfidenceGrade | null {
 }
 
 export function getCaseSummary(db: Database, id: string, jobId: string | null = null): CaseSummary | null {
-  const row = db.prepare(`SELECT ${summaryColumns(db)} FROM ${CASES_TABLE} WHERE id = ?`).get(id) as CaseRow | undefined;
+  const row = statement(db, `SELECT ${summaryColumns(db)} FROM ${CASES_TABLE} WHERE id = ?`).get(id) as CaseRow | undefined;
   return row ? summaryOf(row, jobId) : null;
 }
 
