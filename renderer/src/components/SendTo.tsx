@@ -8,7 +8,7 @@ import { requestOpen } from '../shell/openItem';
 import { ShellContext, useShell } from '../shell/context';
 import { ErrorNote } from './ErrorNote';
 import { Modal } from './Modal';
-import { counted } from './wording';
+import { counted, displayProse } from './wording';
 import { prepareFinding, SEND_TARGETS, sendable, stixPattern, type Finding, type FindingIndicator, type SendTarget } from './SendToModel';
 import './SendTo.css';
 
@@ -176,7 +176,7 @@ export function SendToDialog({ client, finding, initial = 'caseassess', onClose 
                 {containers !== null && containers.length === 0 && <option value="">none stored yet</option>}
                 {(containers ?? []).map((c) => (
                   <option key={c.id} value={c.id}>
-                    {c.title} ({counted(c.count, 'item')})
+                    {displayProse(c.title)} ({counted(c.count, 'item')})
                   </option>
                 ))}
               </select>
@@ -188,7 +188,7 @@ export function SendToDialog({ client, finding, initial = 'caseassess', onClose 
         <h3 className="send-to__head">What goes</h3>
         <p className="muted send-to__source" data-testid="send-to-source">
           From {f.source.service} {f.source.kind}{' '}
-          <strong title={`${f.source.service} ${f.source.kind} ${f.source.id}${f.source.link !== undefined ? `\nlink back ${f.source.link}` : ''}`}>{f.title || f.source.id}</strong>
+          <strong title={`${f.source.service} ${f.source.kind} ${f.source.id}${f.source.link !== undefined ? `\nlink back ${f.source.link}` : ''}`}>{f.title ? displayProse(f.title) : f.source.id}</strong>
           {' '}— each item keeps this source{f.source.link !== undefined ? ' and a link back to it' : ''}.
         </p>
         <div className="send-to__preview" data-testid="send-to-preview">
@@ -229,7 +229,7 @@ export function SendToDialog({ client, finding, initial = 'caseassess', onClose 
         {error && <ErrorNote error={error} title="Nothing was added" />}
         {done && (
           <p className="send-to__done" role="status" data-testid="send-to-done">
-            {done.created ? `New ${target.noun}` : `${target.noun[0]!.toUpperCase()}${target.noun.slice(1)}`} <strong>{done.title}</strong>: {done.added.length} evidence item{done.added.length === 1 ? '' : 's'} added
+            {done.created ? `New ${target.noun}` : `${target.noun[0]!.toUpperCase()}${target.noun.slice(1)}`} <strong>{displayProse(done.title)}</strong>: {done.added.length} evidence item{done.added.length === 1 ? '' : 's'} added
             {done.skipped.length > 0 ? `, ${done.skipped.length} already there` : ''}.
           </p>
         )}
