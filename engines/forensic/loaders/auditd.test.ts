@@ -174,3 +174,18 @@ describe('auditd records', () => {
     expect(existsSync(path.join(dirs[0] as string, 'audit.log'))).toBe(true);
   });
 });
+
+corpus('an EXECVE record with more arguments than a spread takes', () => {
+  it('150,000 arguments without argc: one event, its argument vector cut at 100,000, the rest of the log kept', () => {
+    const lines = readFileSync(corpusPath('logs', 'auditd-laurel', 'record-execve.txt'), 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes('type=EXECVE'));
+    expect(at).toBeGreaterThanOrEqual(0);
+    const whole = loadText(lines.join('\n'));
+    // The corpus record's argc and arguments replaced with a0..a149999 (no argc: the count is the highest index + 1).
+    lines[at] = lines[at]!.replace(/argc=\d+ .*/, Array.from({ length: 150_000 }, (_, k) => `a${k}="x"`).join(' '));
+    const r = loadText(lines.join('\n'));
+    expect(r.events).toHaveLength(whole.events.length);
+    const { argv } = execveArgv([parseAuditRecord('EXECVE', lines[at]!.slice(lines[at]!.indexOf('): ') + 3))]);
+    expect(argv).toHaveLength(100_000);
+  });
+});

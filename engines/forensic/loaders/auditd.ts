@@ -125,7 +125,10 @@ export function execveArgv(records: readonly AuditRecord[]): { argv: string[]; c
     const order = [...parts.keys()].sort((a, b) => a - b);
     values.set(index, decodeHexText(order.map((k) => parts.get(k) ?? '').join('')));
   }
-  const count = argc ?? (values.size === 0 ? 0 : Math.max(...values.keys()) + 1);
+  // The highest index by a loop: spreading the keys into Math.max overflows the stack past about 100,000 arguments.
+  let highest = -1;
+  for (const index of values.keys()) if (index > highest) highest = index;
+  const count = argc ?? highest + 1;
   const argv: string[] = [];
   let complete = true;
   for (let i = 0; i < count && i < 100_000; i++) {
