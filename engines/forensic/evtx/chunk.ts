@@ -145,8 +145,14 @@ export function parseChunk(data: Uint8Array, index: number, fileOffset: number, 
   if (checksums && !chunkHeaderChecksumHolds(data, false))
     warn('chunk_header_checksum', 'chunk header checksum mismatch', fileOffset + 124);
   let end = freeSpace;
+  // The last record's offset (header byte 44) lies below the free space in any chunk that was written; a free-space
+  // offset at or below it would hide the chunk's records (down to all of them, with a records checksum over nothing).
+  const lastRecordOffset = u32(data, 44);
   if (freeSpace < CHUNK_HEADER_SIZE || freeSpace > CHUNK_SIZE) {
     warn('chunk_bad_free_space', 'chunk free-space offset is out of range', fileOffset + 48);
+    end = CHUNK_SIZE;
+  } else if (lastRecordOffset >= freeSpace && lastRecordOffset < CHUNK_SIZE) {
+    warn('chunk_bad_free_space', 'chunk free-space offset is below its last record', fileOffset + 48);
     end = CHUNK_SIZE;
   } else if (checksums && freeSpace <= data.length && crc32(data.subarray(CHUNK_HEADER_SIZE, freeSpace)) !== u32(data, 52)) {
     warn('chunk_data_checksum', 'chunk records checksum mismatch', fileOffset + 52);

@@ -144,3 +144,22 @@ describe('input that is not an EVTX file', () => {
     expect(read).not.toThrow(/nonexistent/);
   });
 });
+
+corpus('a chunk whose free-space offset hides its records', () => {
+  it('free space set to the header end, checksums recomputed: a chunk_bad_free_space warning and every record', async () => {
+    const { crc32 } = await import('node:zlib');
+    const clean = readFileSync(corpusPath('evtx', 'chainsaw', 'security_sample.evtx'));
+    const whole = parseEvtx(clean);
+    expect(whole.records.length).toBe(10);
+    const copy = Buffer.from(clean);
+    const c = FILE_HEADER_SIZE;
+    // Free space at 512 (no records), the records checksum over that empty range and the header checksum recomputed,
+    // so every checksum holds; the last record's offset (byte 44) still points past it.
+    copy.writeUInt32LE(512, c + 48);
+    copy.writeUInt32LE(crc32(copy.subarray(c + 512, c + 512)), c + 52);
+    copy.writeUInt32LE(crc32(copy.subarray(c + 128, c + 512), crc32(copy.subarray(c, c + 120))), c + 124);
+    const result = parseEvtx(copy);
+    expect(result.summary.warningCounts).toEqual({ chunk_bad_free_space: 1 });
+    expect(result.records.map((r) => r.recordId)).toEqual(whole.records.map((r) => r.recordId));
+  });
+});
