@@ -56,6 +56,10 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
       expect(picker.need).toBeLessThanOrEqual(picker.width);
       await page.getByTestId('run-scenario').click();
       await page.getByTestId('case-summary').waitFor({ timeout: 120_000 });
+      // Each count's figure starts where its label starts (right-aligned, 141 sat nearer "noise filtered" than "events").
+      const countEdges = (await page.evaluate(`(() => { const textLeft = (el) => { const r = document.createRange(); r.selectNodeContents(el); return r.getBoundingClientRect().left; }; return [...document.querySelectorAll('.case-counts > div')].map((d) => Math.round(textLeft(d.querySelector('dd')) - textLeft(d.querySelector('dt')))); })()`)) as number[];
+      expect(countEdges.length).toBe(6);
+      expect(countEdges.every((dx) => Math.abs(dx) <= 1)).toBe(true);
       const stories = page.locator('[data-testid="story-list"] [data-story-id]');
       expect(await stories.count()).toBeGreaterThan(0);
       expect(await stories.first().getAttribute('aria-current')).toBe('true');
