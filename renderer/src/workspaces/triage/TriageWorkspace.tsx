@@ -25,7 +25,7 @@ import { StoredHistoryPanel } from './history/StoredHistoryPanel';
 import { fetchNewestOf, fetchStored, useStoredHistory } from './history/useStoredHistory';
 import { HistoryList } from './history/HistoryList';
 import { ImportsTab } from './imports/ImportsTab';
-import { refuseBeforeUpload, type UploadProgress } from './model';
+import { exportRuleBlocker, refuseBeforeUpload, type UploadProgress } from './model';
 import { resultFileName, ruleFileName } from './model-export';
 import { ExplanationPanel } from './overview/ExplanationPanel';
 import { ResourcesTab } from './resources/ResourcesTab';
@@ -206,6 +206,7 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
       : serviceError?.code === 'payload_too_large'
         ? 'Files up to 32 MB are read; a larger one is often an installer or has an overlay: extract the executable itself.'
         : undefined;
+  const ruleBlocker = exportRuleBlocker(result !== null && result !== undefined, ruleText);
 
   return (
     // The whole page takes the drop: a file dropped beside the box would otherwise make the browser open it and lose the page.
@@ -215,7 +216,7 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
         <button type="button" className="small" disabled={!result} onClick={() => result && downloadJson(result, resultFileName(result.sha256))} data-testid="export-json">
           Export result (JSON)
         </button>
-        <button type="button" className="small" disabled={!result || ruleText.trim() === ''} onClick={() => downloadText(ruleText.endsWith('\n') ? ruleText : `${ruleText}\n`, ruleFileName(ruleText), 'text/plain')} data-testid="export-rule">
+        <button type="button" className="small" disabled={ruleBlocker !== null} title={ruleBlocker ?? undefined} onClick={() => downloadText(ruleText.endsWith('\n') ? ruleText : `${ruleText}\n`, ruleFileName(ruleText), 'text/plain')} data-testid="export-rule">
           Export rule (.yar)
         </button>
         <SendToButton client={client} testId="triage-send-to" finding={result ? triageFinding(result) : null} />

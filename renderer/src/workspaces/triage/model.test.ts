@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TriageResult } from '../../../../engines/core/contracts/petriage';
 import { ApiError } from '../../api/client';
-import { driverLabel, driverScale, formatBytes, importRows, matches, MAX_UPLOAD_BYTES, refuseBeforeUpload, ruleProblems, sectionAccess, sectionContent } from './model';
+import { driverLabel, driverScale, formatBytes, importRows, matches, MAX_UPLOAD_BYTES, refuseBeforeUpload, ruleProblems, sectionAccess, sectionContent, exportRuleBlocker } from './model';
 
 describe('refuseBeforeUpload', () => {
   it('refuses an empty file and one over 32 MB (32,000,000 bytes), and lets the limit itself through', () => {
@@ -74,5 +74,13 @@ describe('section flags', () => {
     expect(sectionAccess([])).toBe('---');
     expect(sectionContent(['CNT_CODE', 'MEM_EXECUTE'])).toBe('code');
     expect(sectionContent(['CNT_UNINITIALIZED_DATA', 'MEM_DISCARDABLE'])).toBe('bss, discardable');
+  });
+});
+
+describe('export rule button', () => {
+  it('says why it cannot export: no file triaged, or no rule synthesised and none written', () => {
+    expect(exportRuleBlocker(false, '')).toMatch(/^Triage a file first/);
+    expect(exportRuleBlocker(true, '  \n')).toBe('No rule to export: none was synthesised for this file and the Rule tab is empty; write one there.');
+    expect(exportRuleBlocker(true, 'rule r { condition: true }')).toBeNull();
   });
 });

@@ -114,3 +114,10 @@ export function sectionContent(flags: readonly string[]): string {
   if (flags.includes('MEM_SHARED')) words.push('shared');
   return words.join(', ');
 }
+
+/** Why *Export rule (.yar)* cannot export, said on the disabled button (its title); null when it can. */
+export function exportRuleBlocker(hasResult: boolean, ruleText: string): string | null {
+  if (!hasResult) return 'Triage a file first: its synthesised rule, or the one you write in the Rule tab, is what is exported.';
+  if (ruleText.trim() === '') return 'No rule to export: none was synthesised for this file and the Rule tab is empty; write one there.';
+  return null;
+}
