@@ -189,3 +189,14 @@ corpus('an EXECVE record with more arguments than a spread takes', () => {
     expect(argv).toHaveLength(100_000);
   });
 });
+
+corpus('a log that repeats one audit stamp', () => {
+  it('closes the event at 1,000 records with an event_split warning, so one stamp cannot grow one event without bound', () => {
+    const syscall = readFileSync(corpusPath('logs', 'auditd-laurel', 'record-execve.txt'), 'utf8').split('\n').find((l) => l.includes('type=SYSCALL'));
+    expect(syscall).toBeDefined();
+    const r = loadText(Array.from({ length: 2500 }, () => syscall).join('\n'));
+    expect(r.artifact.warningCounts).toEqual({ event_split: 2 });
+    expect(r.events.map((e) => (e.attributes['lines'] as number[]).length)).toEqual([1000, 1000, 500]);
+    expect(r.events.map((e) => e.raw.recordNumber)).toEqual([1, 1001, 2001]);
+  });
+});

@@ -12,6 +12,11 @@ const RECORD = /^(?:node=(\S+) )?type=([A-Za-z0-9_[\]]+) msg=audit\((\d{1,12}\.\
 const ENRICHED_SEPARATOR = '\x1d';
 /** Events still waiting for more records after this many lines without one are written out. */
 const OPEN_EVENT_WINDOW = 2000;
+/**
+ * Records one event holds at most (a real one has a few, an EXECVE of many files some hundreds): past it the event is
+ * closed and the stamp's later records start another, so a log repeating one stamp cannot grow one event without bound.
+ */
+export const MAX_EVENT_RECORDS = 1000;
 
 /** One audit record: its type and its fields (raw values, quotes removed), plus the enriched fields. */
 export interface AuditRecord {
@@ -489,6 +494,10 @@ export const auditdLoader: Loader = {
       if (type !== 'EOE') ev.records.push(parseAuditRecord(type, body));
       else ev.records.push({ type, fields: {}, unquoted: new Set(), enriched: {}, inner: null });
       if (type === 'EOE') yield finish(ev);
+      else if (ev.records.length >= MAX_EVENT_RECORDS) {
+        ctx.warn('event_split', `an event has ${MAX_EVENT_RECORDS} records: it is closed there and its later records start another`, { line: line.number, offset: line.offset });
+        yield finish(ev);
+      }
       // Records of one event arrive together; anything left open this long lost its EOE.
       if (open.size > 0 && line.number % 256 === 0) {
         for (const waiting of [...open.values()]) if (line.number - waiting.lastLine > OPEN_EVENT_WINDOW) yield finish(waiting);
