@@ -12,7 +12,7 @@ import { annotateEvent } from './casework/annotations.js';
 import { CustodyLedger } from './custody.js';
 import { fixtureView } from './report/fixture.js';
 import { xorshift } from './xorshift.fixture.js';
-import { CASE_TEXTS_TABLE, CASES_TABLE, caseCustody, caseText, completeCase, createCase, migrations, moveTextsBatch, setCaseStatus } from './store.js';
+import { CASE_ITEMS_TABLE, CASE_LEAN_EVENTS_TABLE, CASE_TEXTS_TABLE, CASES_TABLE, caseCustody, caseItemsJson, caseText, completeCase, createCase, leanEventJson, leanRowsBatch, migrations, moveTextsBatch, setCaseStatus } from './store.js';
 
 const NOW = '2024-03-05T08:00:00.000Z';
 const BATCH_BYTES = 3000;
@@ -111,9 +111,9 @@ function sameTables(got: ReturnType<typeof everythingElse>, like: ReturnType<typ
 }
 
 /** Runs the child on `file`, kills it (SIGKILL) once it says it stopped; rejects when it finished instead. */
-function killedAt(file: string, batch: number, mode: 'before' | 'inside'): Promise<void> {
+function killedAt(file: string, batch: number, mode: 'before' | 'inside', version: 9 | 12 = 9, size = BATCH_BYTES): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, file, String(batch), mode, String(BATCH_BYTES)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, file, String(version), String(batch), mode, String(size)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (b: Buffer) => {
@@ -139,7 +139,7 @@ function original(): NonNullable<typeof built> {
   db.close();
   const p = openStore(probe, []);
   let batches = 0;
-  for (const step of migrationSteps(p, 'forensic', small, small.length)) if (step.batch) batches++;
+  for (const step of migrationSteps(p, 'forensic', small, small.length)) if (step.batch && step.version === 9) batches++;
   p.close();
   built = { file, texts, other, batches };
   return built;
@@ -172,7 +172,8 @@ describe('forensic store migration 9 in batches', () => {
       expect(reader.prepare(`SELECT version FROM schema_migration_progress WHERE service = 'forensic'`).all()).toEqual(step.batch ? [{ version: 9 }] : []);
       reader.close();
     }
-    expect(steps).toEqual([...Array.from({ length: batches }, () => '9 batch'), ...migrations.filter((m) => m.version >= 9).map((m) => String(m.version))]);
+    expect(steps.filter((step) => step.startsWith('9'))).toEqual([...Array.from({ length: batches }, () => '9 batch'), '9']);
+    expect(steps.filter((step) => !step.endsWith('batch'))).toEqual(migrations.filter((m) => m.version >= 9).map((m) => String(m.version)));
     db.close();
     expect(sameTables(everythingElse(file), original().other)).toEqual(original().other);
   });
@@ -211,4 +212,96 @@ describe('forensic store migration 9 in batches', () => {
     expect(textsOf(file)).toEqual(texts);
     expect(sameTables(everythingElse(file), other)).toEqual(other);
   }, 60_000);
+});
+
+describe('forensic store migration 12 in batches', () => {
+  const ROWS = 2;
+  const lean: Migration[] = migrations.map((m) => (m.version === 12 ? { ...m, batch: (db, progress) => leanRowsBatch(db, progress, ROWS) } : m));
+
+  /** A store of migration 11: three cases stored before migration 10 (no lean rows), one after, a failed one with item rows left. */
+  function leanStore(file: string): { expected: Record<string, string[]>; other: ReturnType<typeof everythingElse>; newer: unknown } {
+    const db = openStore(file, []);
+    migrateTo(db, 'forensic', migrations, 9);
+    const view = fixtureView();
+    for (const id of ['old-1', 'old-2', 'failed', 'old-3']) {
+      createCase(db, { id, title: id, origin: 'path', request: {}, now: NOW });
+      if (id === 'failed') {
+        setCaseStatus(db, id, 'failed', NOW, 'insufficient_storage', 'the disk is full');
+        db.prepare(`INSERT INTO ${CASE_ITEMS_TABLE} (case_id, kind, seq, json) VALUES (?, 'event', 0, ?)`).run(id, JSON.stringify(view.events[0]));
+      } else completeCase(db, id, { ...view, events: view.events.map((e) => ({ ...e, attributes: { ...e.attributes, case: `${id} é 😀 \u2028` } })) }, ledgerRows(2), NOW);
+    }
+    migrateTo(db, 'forensic', migrations, 11);
+    createCase(db, { id: 'newer', title: 'newer', origin: 'path', request: {}, now: NOW });
+    completeCase(db, 'newer', view, ledgerRows(2), NOW);
+    // What the timeline pages answered for the old cases, made as they were read.
+    const expected = Object.fromEntries(['old-1', 'old-2', 'old-3'].map((id) => [id, caseItemsJson(db, id, 'event', 0, 1e9, true)]));
+    const newer = db.prepare(`SELECT * FROM ${CASE_LEAN_EVENTS_TABLE} WHERE case_id = 'newer' ORDER BY seq`).all();
+    expect(db.prepare(`SELECT COUNT(*) AS n FROM ${CASE_LEAN_EVENTS_TABLE} WHERE case_id != 'newer'`).get()).toEqual({ n: 0 });
+    db.close();
+    return { expected, other: everythingElse(file), newer };
+  }
+
+  function leanRowsOf(file: string): Record<string, string[]> {
+    const db = openStore(file, []);
+    try {
+      const out: Record<string, string[]> = {};
+      for (const r of db.prepare(`SELECT case_id, seq, json FROM ${CASE_LEAN_EVENTS_TABLE} WHERE case_id != 'newer' ORDER BY case_id, seq`).all() as { case_id: string; seq: number; json: string }[]) {
+        const rows = (out[r.case_id] ??= []);
+        // No gap: rows are made in seq order.
+        expect(r.seq).toBe(rows.length);
+        rows.push(r.json);
+      }
+      return out;
+    } finally {
+      db.close();
+    }
+  }
+
+  it.each([
+    { name: 'between two batches', kills: [[3, 'before']] as const },
+    { name: 'inside a batch, then inside the resumed run', kills: [[5, 'inside'], [2, 'inside']] as const },
+  ])('makes the lean rows of the cases stored before migration 10 as their pages were answered; killed $name, the next open finishes them', async ({ name, kills }) => {
+    const file = path.join(dir, `lean-${name.replace(/\W+/g, '-')}.db`);
+    const { expected, other, newer } = leanStore(file);
+    for (const [batch, mode] of kills) {
+      await killedAt(file, batch, mode, 12, ROWS);
+      const partial = leanRowsOf(file);
+      // Whatever was made is the beginning of what is expected, and the version is still 11.
+      for (const [id, rows] of Object.entries(partial)) expect(rows).toEqual(expected[id]?.slice(0, rows.length));
+      expect(Object.values(partial).flat().length).toBeLessThan(Object.values(expected).flat().length);
+      const db = openStore(file, []);
+      expect(schemaVersion(db, 'forensic')).toBe(11);
+      db.close();
+    }
+    const db = openStore(file, [forensic]);
+    expect(schemaVersion(db, 'forensic')).toBe(migrations.length);
+    for (const [id, rows] of Object.entries(expected)) {
+      expect(caseItemsJson(db, id, 'event', 0, 1e9, true)).toEqual(rows);
+      expect(rows).toEqual(caseItemsJson(db, id, 'event', 0, 1e9).map(leanEventJson));
+    }
+    expect(db.prepare(`SELECT * FROM ${CASE_LEAN_EVENTS_TABLE} WHERE case_id = 'newer' ORDER BY seq`).all()).toEqual(newer);
+    db.close();
+    expect(leanRowsOf(file)).toEqual(expected);
+    const after = everythingElse(file);
+    expect({ ...after.rows, [CASE_LEAN_EVENTS_TABLE]: undefined }).toEqual({ ...other.rows, [CASE_LEAN_EVENTS_TABLE]: undefined });
+    expect(after.triggers).toEqual(other.triggers);
+  }, 60_000);
+
+  it('in batches of at most the rows asked for, the version recorded only after the last', () => {
+    const file = path.join(dir, 'lean-steps.db');
+    const { expected } = leanStore(file);
+    const db = openStore(file, []);
+    let batches = 0;
+    for (const step of migrationSteps(db, 'forensic', lean, lean.length)) {
+      if (!step.batch) continue;
+      batches++;
+      const reader = openStore(file, []);
+      expect(schemaVersion(reader, 'forensic')).toBe(11);
+      reader.close();
+    }
+    db.close();
+    // 7 events a case, 2 rows a batch: 4 batches each.
+    expect(batches).toBe(12);
+    expect(leanRowsOf(file)).toEqual(expected);
+  });
 });

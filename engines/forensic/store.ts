@@ -201,7 +201,8 @@ export const migrations: readonly Migration[] = [
     version: 10,
     name: 'each stored event also without its attributes and raw record reference (lean), for the timeline pages',
     up(db) {
-      // Cases stored before have no rows here: their pages drop the attributes as they are read (caseItemsJson).
+      // Cases stored before get their rows from migration 12; until then their pages drop the attributes as they are
+      // read (caseItemsJson).
       db.exec(`
         CREATE TABLE ${CASE_LEAN_EVENTS_TABLE} (
           case_id TEXT NOT NULL REFERENCES ${CASES_TABLE} (id) ON DELETE CASCADE,
@@ -221,7 +222,53 @@ export const migrations: readonly Migration[] = [
       db.exec(`CREATE INDEX ${CASE_ANNOTATIONS_EVENT_INDEX} ON ${CASE_ANNOTATIONS_TABLE} (case_id, json_extract(payload, '$.eventId'), seq)`);
     },
   },
+  {
+    version: 12,
+    name: 'the lean event rows of the cases stored before migration 10, made from their item rows',
+    // In batches (leanRowsBatch), each its own transaction; nothing is left for the last step.
+    batch: (db, progress) => leanRowsBatch(db, progress),
+    up() {},
+  },
 ];
+
+/** Lean event rows one batch of migration 12 writes at most (a batch also ends once its texts pass STORE_BATCH_BYTES). */
+export const LEAN_ROWS_BATCH_ROWS = 2000;
+
+/**
+ * One batch of migration 12 (in its own transaction): the lean row of each event of a done case that has none (a case
+ * stored before migration 10), made from its item row as the timeline pages made it when read (leanEventJson), in
+ * case rowid and seq order. The progress is `rowid:seq`, the next event to make; a case is taken up only when it has
+ * no lean row, so a case stored with them is never written to. Null once every done case has them.
+ */
+export function leanRowsBatch(db: Database, progress: string | null, maxRows = LEAN_ROWS_BATCH_ROWS): string | null {
+  const [rowidText = '0', seqText = '0'] = (progress ?? '0:0').split(':');
+  let rowid = Number(rowidText);
+  const seq = Number(seqText);
+  if (!Number.isSafeInteger(rowid) || !Number.isSafeInteger(seq)) throw new VitrineError('internal', 'migration 12 found its progress unreadable');
+  // The case under way (rowid, from seq), else the next done case with event rows and no lean row.
+  if (seq === 0) {
+    const next = statement(
+      db,
+      `SELECT c.rowid AS r FROM ${CASES_TABLE} c WHERE c.rowid >= ? AND c.status = 'done' ` +
+        `AND EXISTS (SELECT 1 FROM ${CASE_ITEMS_TABLE} i WHERE i.case_id = c.id AND i.kind = 'event') ` +
+        `AND NOT EXISTS (SELECT 1 FROM ${CASE_LEAN_EVENTS_TABLE} l WHERE l.case_id = c.id) ORDER BY c.rowid LIMIT 1`,
+    ).get(rowid) as { r: number } | undefined;
+    if (next === undefined) return null;
+    rowid = next.r;
+  }
+  const id = (statement(db, `SELECT id FROM ${CASES_TABLE} WHERE rowid = ?`).get(rowid) as { id: string } | undefined)?.id;
+  if (id === undefined) return `${rowid + 1}:0`;
+  const rows = statement(db, `SELECT seq, json FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind = 'event' AND seq >= ? ORDER BY seq LIMIT ?`).all(id, seq, maxRows) as { seq: number; json: string }[];
+  const insert = statement(db, `INSERT INTO ${CASE_LEAN_EVENTS_TABLE} (case_id, seq, json) VALUES (?, ?, ?)`);
+  let bytes = 0;
+  for (const row of rows) {
+    if (bytes >= STORE_BATCH_BYTES) return `${rowid}:${row.seq}`;
+    const lean = leanEventJson(row.json);
+    insert.run(id, row.seq, lean);
+    bytes += row.json.length + lean.length;
+  }
+  return rows.length < maxRows ? `${rowid + 1}:0` : `${rowid}:${(rows.at(-1)?.seq ?? seq) + 1}`;
+}
 
 function createTextsTable(db: Database): void {
   // A removed failed case takes what a full disk left of its texts with it, as the texts in its row did.
@@ -432,7 +479,7 @@ export function leanEventJson(json: string): string {
 /**
  * The JSON text of items [from, to) of a kind, in view order: one short query per batch, so no cursor stays open
  * across awaits. `lean` (events): each without its attributes and raw record reference (leanEventJson), as stored
- * in the lean events table, or made from the item rows for a case stored before migration 10 (which has none there).
+ * in the lean events table, or made from the item rows for a case without them (a store between migrations 10 and 12).
  */
 export function caseItemsJson(db: Database, id: string, kind: CaseItemKind, from: number, to: number, lean = false): string[] {
   const column = (rows: unknown[]): string[] => (rows as { json: string }[]).map((r) => r.json);
