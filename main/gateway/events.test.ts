@@ -26,7 +26,7 @@ function fakeHost(): { host: EngineHost; listeners: Set<JobListener>; unsubscrib
         onUnsubscribe();
       };
     },
-    stats: () => ({ size: 1, busy: 1, queued: 0 }),
+    stats: () => ({ size: 1, busy: 1, queued: 0, starting: 0 }),
     close: () => Promise.resolve(),
   };
   return { host, listeners, unsubscribed };

@@ -70,7 +70,8 @@ describe('fork EngineHost', () => {
     const argv = (await h.run('test.execArgv', null)) as string[];
     expect(argv).toContain('--heap-growing-percent=20');
     for (const flag of WORKER_V8_FLAGS) expect(argv).not.toContain(flag);
-    expect(h.stats()).toEqual({ size: 2, busy: 0, queued: 0 });
+    // The main pool's worker may still be starting.
+    expect(h.stats()).toMatchObject({ size: 2, busy: 0, queued: 0 });
     expect(events.map((e) => e.state)).toContain('succeeded');
     const running = nextEvent(h, (j) => j.type === 'test.block' && j.state === 'running');
     const call = h.run('test.block', null);
@@ -134,7 +135,7 @@ describe('fork EngineHost', () => {
     expect(err.exitCode).toBe(3);
     const after = await h.run('test.pid', null);
     expect(after).not.toBe(before);
-    expect(h.stats()).toEqual({ size: 1, busy: 0, queued: 0 });
+    expect(h.stats()).toEqual({ size: 1, busy: 0, queued: 0, starting: 0 });
   });
 
   it('times out a hung job, kills its worker and replaces it', async () => {
@@ -201,7 +202,7 @@ describe('fork EngineHost', () => {
     void first.then((v) => order.push(String(v)));
     void second.then((v) => order.push(String(v)));
     const job = await running;
-    expect(h.stats()).toEqual({ size: 1, busy: 1, queued: 2 });
+    expect(h.stats()).toEqual({ size: 1, busy: 1, queued: 2, starting: 0 });
     expect(h.jobs().map((j) => j.state)).toEqual(['queued', 'queued', 'running']);
     h.cancel(job.id);
     await expect(blocked).rejects.toMatchObject({ code: 'cancelled' });
@@ -223,6 +224,26 @@ describe('fork EngineHost', () => {
     await expect(blocked).rejects.toMatchObject({ code: 'cancelled' });
   });
 
+  it('counts workers that are still starting apart from free and busy ones, a job queued behind them', async () => {
+    const h = host({ size: 2, profiles: [] });
+    // Spawned, not ready: neither busy nor free; the job waits for them.
+    const call = h.run('test.echo', 'waited');
+    expect(h.stats()).toEqual({ size: 2, busy: 0, queued: 1, starting: 2 });
+    await expect(call).resolves.toBe('waited');
+    for (let i = 0; i < 200 && h.stats().starting > 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(h.stats()).toEqual({ size: 2, busy: 0, queued: 0, starting: 0 });
+  });
+
+  it("a profile's pool started by its first job counts its worker as starting while the job waits", async () => {
+    const h = host({ profiles: [{ name: 'lean', services: ['test'], v8Flags: ['--heap-growing-percent=20'] }] });
+    const call = h.run('test.echo', 'lean');
+    const stats = h.stats();
+    expect(stats).toMatchObject({ size: 2, busy: 0, queued: 1 });
+    // The profile's worker was just spawned; the main pool's may still be starting too.
+    expect(stats.starting).toBeGreaterThanOrEqual(1);
+    await expect(call).resolves.toBe('lean');
+  });
+
   it('runs jobs side by side on a pool of two', async () => {
     const h = host({ size: 2 });
     const runningIds = new Set<string>();
@@ -235,7 +256,7 @@ describe('fork EngineHost', () => {
     const a = h.run('test.block', null);
     const b = h.run('test.block', null);
     await bothRunning;
-    expect(h.stats()).toEqual({ size: 2, busy: 2, queued: 0 });
+    expect(h.stats()).toEqual({ size: 2, busy: 2, queued: 0, starting: 0 });
     for (const id of runningIds) h.cancel(id);
     await expect(a).rejects.toMatchObject({ code: 'cancelled' });
     await expect(b).rejects.toMatchObject({ code: 'cancelled' });
@@ -251,7 +272,7 @@ describe('fork EngineHost', () => {
     await h.close();
     expect((await outcomes).map((e) => e.code)).toEqual(['unavailable', 'unavailable']);
     expect((await rejection(h.run('test.echo', 1))).code).toBe('unavailable');
-    expect(h.stats()).toEqual({ size: 0, busy: 0, queued: 0 });
+    expect(h.stats()).toEqual({ size: 0, busy: 0, queued: 0, starting: 0 });
   });
 
   it('forwards job log lines to the host logger', async () => {

@@ -11,6 +11,8 @@ export interface HostStats {
   readonly busy: number;
   /** Jobs waiting for a free worker. */
   readonly queued: number;
+  /** Workers counted in `size` that are still starting (not ready for a job yet): neither busy nor free. */
+  readonly starting: number;
 }
 
 export type JobListener = (job: JobInfo) => void;

@@ -6,6 +6,6 @@ export const idleHost = (): EngineHost => ({
   cancel: () => false,
   jobs: () => [],
   subscribe: () => () => undefined,
-  stats: () => ({ size: 0, busy: 0, queued: 0 }),
+  stats: () => ({ size: 0, busy: 0, queued: 0, starting: 0 }),
   close: () => Promise.resolve(),
 });

@@ -5,9 +5,14 @@ import type { HostToWorker, WorkerToHost } from '../../engines/core/jobs/protoco
 
 const id = z.string().min(1).max(128);
 
+/** Longest texts the host takes in a worker message; a worker cuts its own to fit (worker-send.ts). */
+export const LOG_MESSAGE_MAX = 20_000;
+export const ERROR_MESSAGE_MAX = 2000;
+export const PROGRESS_MESSAGE_MAX = 500;
+
 const serializedError = z.object({
   code: z.string().max(64),
-  message: z.string().max(2000),
+  message: z.string().max(ERROR_MESSAGE_MAX),
   details: z.array(z.object({ path: z.string().max(1000), issue: z.string().max(1000) })).max(100).optional(),
   exit_code: z.number().int().nullable().optional(),
 });
@@ -16,12 +21,12 @@ export const workerToHostSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('ready') }),
   z.object({ kind: z.literal('result'), id, value: z.unknown() }),
   z.object({ kind: z.literal('error'), id, error: serializedError }),
-  z.object({ kind: z.literal('progress'), id, fraction: z.number().min(0).max(1), message: z.string().max(500).optional() }),
+  z.object({ kind: z.literal('progress'), id, fraction: z.number().min(0).max(1), message: z.string().max(PROGRESS_MESSAGE_MAX).optional() }),
   z.object({
     kind: z.literal('log'),
     id: id.optional(),
     level: z.enum(['debug', 'info', 'warn', 'error']),
-    message: z.string().max(20_000),
+    message: z.string().max(LOG_MESSAGE_MAX),
   }),
 ]);
 

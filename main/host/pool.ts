@@ -170,6 +170,7 @@ export class WorkerPool implements EngineHost {
       size: live.length,
       busy: live.filter((s) => s.job !== undefined).length,
       queued: this.queue.length,
+      starting: live.filter((s) => !s.ready && !s.retiring).length,
     };
   }
 

@@ -55,13 +55,15 @@ export class RoutedHost implements EngineHost {
     let size = 0;
     let busy = 0;
     let queued = 0;
+    let starting = 0;
     for (const pool of this.all()) {
       const s = pool.stats();
       size += s.size;
       busy += s.busy;
       queued += s.queued;
+      starting += s.starting;
     }
-    return { size, busy, queued };
+    return { size, busy, queued, starting };
   }
 
   close(): Promise<void> {

@@ -5,6 +5,7 @@ import { VitrineError, serializeError } from '../../engines/core/errors.js';
 import type { JobContext, JobTable, LogLevel, WorkerToHost } from '../../engines/core/jobs/protocol.js';
 import { JobSource, jobLoadersOf, jobTableOf, mergeJobTables } from './job-tables.js';
 import { parseHostMessage } from './messages.js';
+import { guardedSend } from './worker-send.js';
 
 /** Least time between two progress messages of one job; the first always goes out at once. */
 const PROGRESS_INTERVAL_MS = 100;
@@ -97,18 +98,9 @@ interface Running {
   readonly controller: AbortController;
 }
 
-function serve(channel: Channel, source: JobSource): void {
+/** Serves jobs from `source`; every message goes out through `send` (the worker's one guarded send). */
+function serve(channel: Channel, send: (message: WorkerToHost) => void, source: JobSource): void {
   let running: Running | undefined;
-
-  const send = (message: WorkerToHost): void => {
-    try {
-      channel.send(message);
-    } catch {
-      if (message.kind === 'result') {
-        channel.send({ kind: 'error', id: message.id, error: serializeError(new VitrineError('internal', 'the job result cannot be sent to the host')) });
-      }
-    }
-  };
 
   const run = async (id: string, type: string, payload: unknown): Promise<void> => {
     const controller = new AbortController();
@@ -128,13 +120,13 @@ function serve(channel: Channel, source: JobSource): void {
       progress(fraction, message) {
         if (!Number.isFinite(fraction)) return;
         const f = Math.min(1, Math.max(0, fraction));
-        pending = message === undefined ? { fraction: f } : { fraction: f, message: message.slice(0, 500) };
+        pending = message === undefined ? { fraction: f } : { fraction: f, message: String(message) };
         const wait = lastProgress + PROGRESS_INTERVAL_MS - Date.now();
         if (wait <= 0) flush();
         else timer ??= setTimeout(flush, wait);
       },
       log(level: LogLevel, message: string) {
-        send({ kind: 'log', id, level, message: String(message).slice(0, 20_000) });
+        send({ kind: 'log', id, level, message: String(message) });
       },
     };
     try {
@@ -201,8 +193,10 @@ async function main(): Promise<void> {
     process.stderr.write(`vitrine worker: cannot load job tables: ${err instanceof Error ? err.message : 'unknown error'}\n`);
     process.exit(70);
   }
-  serve(channel, source);
-  void preload(source, process.argv, (message) => channel.send({ kind: 'log', level: 'error', message }));
+  // Every message of the worker, the preload's log lines too, goes through this one send.
+  const send = guardedSend((message) => channel.send(message));
+  serve(channel, send, source);
+  void preload(source, process.argv, (message) => send({ kind: 'log', level: 'error', message }));
 }
 
 void main();

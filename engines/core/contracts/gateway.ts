@@ -17,7 +17,11 @@ export interface GatewayHealth {
   readonly version: string;
   readonly uptime_s: number;
   readonly services: readonly ServiceInfo[];
-  readonly workers: { readonly size: number; readonly busy: number; readonly queued: number };
+  /**
+   * Engine worker processes: `size` alive or starting, `busy` running a job, `queued` jobs waiting for a worker,
+   * `starting` workers of `size` not ready for a job yet (a job queued behind them waits for their start).
+   */
+  readonly workers: { readonly size: number; readonly busy: number; readonly queued: number; readonly starting?: number };
 }
 
 /** GET /api/settings (token needed; paths are shown to the token holder, the local user, only). */

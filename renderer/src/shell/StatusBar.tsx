@@ -1,6 +1,6 @@
 // The status bar: gateway health (polled), running jobs with progress and cancel, theme and help buttons.
 import { useState } from 'react';
-import type { JobInfo } from '../../../engines/core/contracts/gateway';
+import type { GatewayHealth, JobInfo } from '../../../engines/core/contracts/gateway';
 import { ApiError } from '../api/client';
 import { Progress } from '../components/Progress';
 import { utcTime } from '../components/time';
@@ -51,6 +51,15 @@ function JobChip({ job }: { readonly job: JobInfo }) {
   );
 }
 
+/**
+ * The workers line: busy of all, then those still starting (not free, though not busy: a job queued behind them waits
+ * for their start) and the jobs waiting, each only when there are any.
+ */
+function workersText(workers: GatewayHealth['workers']): string {
+  const starting = workers.starting ?? 0;
+  return `workers ${workers.busy}/${workers.size} busy${starting > 0 ? ` · ${starting} starting` : ''}${workers.queued > 0 ? ` · ${workers.queued} queued` : ''}`;
+}
+
 export function StatusBar() {
   const connection = useShell((s) => s.connection);
   const health = useShell((s) => s.health);
@@ -66,12 +75,7 @@ export function StatusBar() {
       <div className={`health health--${connection}`} data-testid="gateway-health" role="status">
         <span className="health__dot" aria-hidden="true" />
         <span>{CONNECTION_WORDS[connection]}</span>
-        {health && connection === 'online' && (
-          <span className="muted">
-            v{health.version} · workers {health.workers.busy}/{health.workers.size} busy
-            {health.workers.queued > 0 ? ` · ${health.workers.queued} queued` : ''}
-          </span>
-        )}
+        {health && connection === 'online' && <span className="muted">v{health.version} · {workersText(health.workers)}</span>}
       </div>
       <div className="jobs" aria-label="Running jobs">
         {running.length === 0 ? (
