@@ -132,6 +132,51 @@ async function migrationTransactions(mode: string, cases: number): Promise<void>
   rmSync(`${file}-shm`, { force: true });
 }
 
+/**
+ * `npm run bench -- forensic-store-stall migrate lean [events]`: migration 12 on a case stored before migration 10
+ * (`events` event rows, default 60,000, each the fixture's first event with attributes of about 1 kB), each write
+ * transaction timed.
+ */
+async function leanMigration(events: number): Promise<void> {
+  const { migrateTo, migrationSteps, openStore } = await import('../engines/core/store.js');
+  const { CASE_ITEMS_TABLE, CASES_TABLE, createCase, migrations } = await import('../engines/forensic/store.js');
+  const { fixtureView } = await import('../engines/forensic/report/fixture.js');
+  const file = path.join(tmpdir(), `vitrine-bench-lean-${events}.db`);
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+  const db = openStore(file, []);
+  migrateTo(db, 'forensic', migrations, 9);
+  const id = '00000000-0000-4000-8000-000000000001';
+  createCase(db, { id, title: 'old', origin: 'path', request: {}, now: '2026-01-01T00:00:00.000Z' });
+  const template = fixtureView().events[0];
+  const insert = db.prepare(`INSERT INTO ${CASE_ITEMS_TABLE} (case_id, kind, seq, json) VALUES (?, 'event', ?, ?)`);
+  db.transaction(() => {
+    for (let i = 0; i < events; i++) insert.run(id, i, JSON.stringify({ ...template, eventId: `e${i}`, attributes: { ...template?.attributes, filler: 'x'.repeat(1000), i } }));
+    db.prepare(`UPDATE ${CASES_TABLE} SET status = 'done' WHERE id = ?`).run(id);
+  })();
+  migrateTo(db, 'forensic', migrations, 11);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  const times: number[] = [];
+  const started = performance.now();
+  let at = performance.now();
+  for (const step of migrationSteps(db, 'forensic', migrations, migrations.length)) {
+    if (step.version === 12) times.push(performance.now() - at);
+    at = performance.now();
+  }
+  const all = (performance.now() - started) / 1000;
+  db.close();
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+  const sorted = [...times].sort((a, b) => a - b);
+  console.log(
+    `lean: migration 12 on a case of ${events} events: ${all.toFixed(2)} s in all, ${times.length} write transactions, longest ${(sorted.at(-1) ?? NaN).toFixed(0)} ms, ` +
+      `median ${quantile(sorted, 0.5).toFixed(0)} ms; load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+  );
+}
+
+if (process.argv[3] === 'migrate' && process.argv[4] === 'lean') {
+  await leanMigration(Number(process.argv[5]) > 0 ? Number(process.argv[5]) : 60_000);
+  process.exit(0);
+}
+
 if (process.argv[3] === 'migrate') {
   await migrationTransactions(process.argv[4] ?? 'after', Number(process.argv[5]) > 0 ? Number(process.argv[5]) : 24);
   process.exit(0);
