@@ -106,7 +106,7 @@ function AdvisoryList({ api, onOpen }: { api: PkgscanApi; onOpen: (id: string) =
           <div className="empty">
             {kev || minSeverity || ecosystem
               ? 'No advisory matches these filters.'
-              : 'No advisory in any stored verdict. Either no scanned release is affected, or the advisory store is empty: check "Import and sources" (a verdict whose vulnerabilities were not assessed says so).'}
+              : 'No advisory in any stored verdict. Either no scanned release is affected, or the advisory store is empty: check “Import and sources” (a verdict whose vulnerabilities were not assessed says so).'}
           </div>
         )}
         {list.data && <Pager offset={offset} limit={PAGE} total={list.data.total} onOffset={setOffset} />}
