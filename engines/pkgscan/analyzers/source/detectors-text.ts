@@ -306,8 +306,9 @@ export function pthExecutable({ code }: DetectorInput): DetectorHit[] {
   return hits;
 }
 
-/** A lookup tool started with a computed name: `system("ping %s" % name)`, `Popen("nslookup " + name)`, an f-string. */
-const LOOKUP_CALL = /(?:system|popen|call|run|Popen|check_output|exec|execSync|spawn)\s*\(\s*[fr]?['"`](?:nslookup|dig|host|ping)(?:\s+-[a-z]\s*\d*)*\s+(?:%s|\{[\w.]*\}|\$\{|['"`]\s*\+)/g;
+/** A lookup tool started with a computed name: `system("ping %s" % name)`, `Popen("nslookup " + name)`, an f-string.
+ * An option's count is `\s*\d+` (never an empty `\s*\d*`), so the blanks between options split one way only: linear time. */
+const LOOKUP_CALL = /(?:system|popen|call|run|Popen|check_output|exec|execSync|spawn)\s*\(\s*[fr]?['"`](?:nslookup|dig|host|ping)(?:\s+-[a-z](?:\s*\d+)?)*\s+(?:%s|\{[\w.]*\}|\$\{|['"`]\s*\+)/g;
 /** Data of the machine or the user, or text made DNS-safe (hex, base32/64): what an exfiltrating lookup carries in its labels. */
 const LOOKUP_DATA = /\b(?:gethostname|getfqdn|getuser|getlogin|getcwd|uname|environ|getenv|whoami|hostname|userInfo|homedir|b64encode|b32encode|urlsafe_b64encode|hexlify|readFileSync|execSync|check_output)\b|%0?2x|\.hex\s*\(|\.toString\s*\(\s*['"`](?:hex|base64|base32)/;
 
