@@ -1,11 +1,14 @@
-// `npm run bench -- gateway-stall [events]`: /api/health latency (p50/p99) of the headless workstation while 4 clients read a large forensic case at once.
+// `npm run bench -- gateway-stall [events]` (env STALL_ROUNDS, STALL_MODES): /api/health latency (p50/p99) of the headless workstation while 4 clients read a large forensic case at once.
 // The case is generated (dataset-JSON process and network events, ~27k by default) below a temporary evidence root and
 // analysed with noisy events kept, so every generated event is in the timeline. Three loads are measured, each for a
 // fixed number of rounds: idle; 4 clients repeating GET .../cases/{id}?events=all (what the issue reported); and 4
-// clients each reading every event page by page, the way the Cases workspace now loads its timeline.
+// clients each reading every event page by page, the way the Cases workspace now loads its timeline. Under each load it
+// also prints the gateway thread's busy time (event loop utilisation) and its garbage collections (Node's gc entries),
+// and the load average before and after.
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { PerformanceObserver, performance as perf } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { latencySummary } from './_measures.js';
 
@@ -61,9 +64,9 @@ async function read() {
   return { bytes, events };
 }
 let last = { bytes: 0, events: 0 };
-// A kept-alive socket the server closes while the next request is on its way (its 5 s idle timeout, reached when this
+// A kept-alive socket the server closes (or resets) while the next request is on its way (its 5 s idle timeout, reached when this
 // thread is slow to parse under load) is the client's race, not the gateway's answer: such a read is made again once.
-const again = async () => { try { return await read(); } catch (e) { if (e?.cause?.code !== 'UND_ERR_SOCKET') throw e; return read(); } };
+const again = async () => { try { return await read(); } catch (e) { if (e?.cause?.code !== 'UND_ERR_SOCKET' && e?.cause?.code !== 'ECONNRESET') throw e; return read(); } };
 Promise.all(Array.from({ length: d.clients }, async () => { for (let r = 0; r < d.rounds; r++) last = await again(); })).then(() => parentPort.postMessage(last));
 `;
 
@@ -114,17 +117,40 @@ try {
     console.log(`${name.padEnd(34)} health ${latencySummary(ms)}${extra}`);
   };
 
+  const loadAvg = (): string => loadavg().map((l) => l.toFixed(1)).join(' ');
+  console.log(`load average ${loadAvg()} (1, 5, 15 min)`);
   report('idle', await sampleHealth(new Promise((resolve) => setTimeout(resolve, 2000)), 100));
+  // STALL_MODES=paged (or all) measures one of the two loads only.
+  const modes = (process.env['STALL_MODES'] ?? 'all,paged').split(',');
+  /** The gateway thread (this one) over a load: its busy time (event loop utilisation) and its garbage collections. */
+  const threadUse = (): (() => string) => {
+    const gcs: number[] = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) gcs.push(e.duration);
+    });
+    observer.observe({ entryTypes: ['gc'] });
+    const elu = perf.eventLoopUtilization();
+    return () => {
+      observer.disconnect();
+      const used = perf.eventLoopUtilization(elu);
+      const total = gcs.reduce((a, b) => a + b, 0);
+      return `; gateway thread busy ${(used.active / 1000).toFixed(1)} s, ${gcs.length} collections ${(total / 1000).toFixed(2)} s (longest ${Math.max(0, ...gcs).toFixed(0)} ms)`;
+    };
+  };
+
   for (const [name, mode] of [
     ['4 x ?events=all', 'all'],
     ['4 x every page (10k, no attributes)', 'paged'],
   ] as const) {
+    if (!modes.includes(mode)) continue;
     const s = performance.now();
+    const use = threadUse();
     const load = readers(mode);
     const ms = await sampleHealth(load);
     const last = await load;
-    report(name, ms, `; each read ${last.events.toLocaleString('en')} events, ${(last.bytes / 1e6).toFixed(1)} MB; ${CLIENTS * ROUNDS} reads in ${((performance.now() - s) / 1000).toFixed(1)} s`);
+    report(name, ms, `; each read ${last.events.toLocaleString('en')} events, ${(last.bytes / 1e6).toFixed(1)} MB; ${CLIENTS * ROUNDS} reads in ${((performance.now() - s) / 1000).toFixed(1)} s${use()}`);
   }
+  console.log(`load average ${loadAvg()} (1, 5, 15 min)`);
 } finally {
   await ws.close();
   rmSync(work, { recursive: true, force: true });

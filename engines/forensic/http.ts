@@ -24,6 +24,7 @@ import { caseAnnotations } from './casework/annotations.js';
 import { mountCaseWork } from './casework/http.js';
 import { EVENTS_PAGE_DEFAULT, EVENTS_PAGE_MAX } from './paging.js';
 import { sendStreamedJson } from './stream-json.js';
+import { caseItemsJoined } from './case-bytes.js';
 import { searchCase } from './search.js';
 import { parseSearchRequest } from '../core/search.js';
 import { CASE_OWNER, caseCustody, caseItemCount, caseItemsJson, caseOwnerAlive, caseWriteSteps, countCases, createCase, DEFAULT_MAX_EVENTS, discardLeftovers, discardPartialCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseView, type CaseItemKind, leanEventJson, listCases, prepareCase, setCaseStatus } from './store.js';
@@ -344,7 +345,10 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
       const count = Math.max(0, end - offset);
       // Without attributes (the timeline): the raw record reference goes too (GET .../events/{eventId} has both), as
       // each event is stored beside its whole text.
-      const read = (kind: CaseItemKind, base: number) => (from: number, to: number) => caseItemsJson(ctx.db, summary.id, kind, base + from, base + to, !attributes);
+      // Each batch is the stored texts joined by SQLite into one buffer, written as it is (no string per item); a case
+      // stored without lean rows has its events made lean one by one.
+      const read = (kind: CaseItemKind, base: number) => (from: number, to: number) =>
+        caseItemsJoined(ctx.db, summary.id, kind, base + from, base + to, !attributes) ?? caseItemsJson(ctx.db, summary.id, kind, base + from, base + to, !attributes);
       const { events: storyEvents, nodes, edges, stories, ...rest } = exported;
       const analysis = annotated(summary.id, { ...rest, eventsTruncated: exported.eventsTruncated || end < total, eventsPage: { offset, limit, total } } as AnalysisView);
       // Large arrays come from their own rows in batches; the stories' export is small and already in memory.

@@ -1,10 +1,11 @@
 // Writes a large JSON answer (a case with thousands of events, nodes and edges) in batches, yielding the event loop between them so the gateway keeps answering.
+import type { JoinedItems } from './case-bytes.js';
 
 /** What the writer needs of an Express response (structural: only http.ts files import express). */
 export interface StreamTarget {
   readonly destroyed: boolean;
   status(code: number): { type(type: string): unknown };
-  write(chunk: string): boolean;
+  write(chunk: string | Uint8Array): boolean;
   end(chunk: string): unknown;
   on(event: 'drain' | 'close', listener: () => void): unknown;
   off(event: 'drain' | 'close', listener: () => void): unknown;
@@ -30,8 +31,13 @@ export function nextBatch(size: number, tookMs: number, streams = 1): number {
   return Math.max(MIN_BATCH, Math.min(MAX_BATCH, Math.round(size * scale)));
 }
 
-/** One array of the answer: items in memory, or a reader of their stored JSON text by index range [from, to). */
-export type StreamedArray = { readonly items: readonly unknown[] } | { readonly count: number; readonly read: (from: number, to: number) => readonly string[] };
+/**
+ * One array of the answer: items in memory, or a reader of their stored JSON texts by index range [from, to), either
+ * each text apart or all of them already joined with `,` as UTF-8 bytes (written as they are; `map` is not applied).
+ */
+export type StreamedArray =
+  | { readonly items: readonly unknown[] }
+  | { readonly count: number; readonly read: (from: number, to: number) => readonly string[] | JoinedItems };
 
 /** Resolves on the next turn of the event loop, or once the socket has drained when its buffer is full. */
 async function pause(res: StreamTarget, full: boolean): Promise<void> {
@@ -97,8 +103,17 @@ async function writeMembers(
       const started = performance.now();
       const to = Math.min(count, from + batch);
       const texts = 'items' in array ? array.items.slice(from, to).map((i) => JSON.stringify(i)) : array.read(from, to);
-      if (texts.length > 0) full = !res.write(`${written > 0 ? ',' : ''}${(map ? texts.map((t) => map(key, t)) : texts).join(',')}`) || full;
-      written += texts.length;
+      if ('bytes' in texts) {
+        // Stored texts joined by the store: no string per item, no joined string, nothing to encode.
+        if (texts.count > 0) {
+          if (written > 0) full = !res.write(',') || full;
+          full = !res.write(texts.bytes) || full;
+        }
+        written += texts.count;
+      } else {
+        if (texts.length > 0) full = !res.write(`${written > 0 ? ',' : ''}${(map ? texts.map((t) => map(key, t)) : texts).join(',')}`) || full;
+        written += texts.length;
+      }
       from = to;
       // Items differ in size (a node is small, an event with its attributes is not): the batch follows the clock.
       batch = nextBatch(batch, performance.now() - started, active);
