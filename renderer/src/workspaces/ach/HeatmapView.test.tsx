@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // The Heat map of a matrix's evidence is looked up by an extraction job: while it has not answered, the view says it is
 // looking them up, never "No techniques yet" over a matrix whose evidence names techniques.
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AchAssessment, ExtractResponse } from '../../../../engines/core/contracts/ach';
 import type { ApiClient } from '../../api/client';
@@ -45,5 +45,31 @@ describe('HeatmapView of a matrix', () => {
     expect(screen.queryByText(/No techniques yet/)).toBeNull();
     // The colours say what they measure: how often a technique is named, alike here since each is named once.
     expect(screen.getByTestId('heatmap-legend').textContent).toMatch(/colour deepens with how often the technique is named .*each is named once/);
+  });
+
+  it('says when its columns run past the panel (a fade on that edge) and scrolls them from the keyboard', async () => {
+    render(<HeatmapView client={client(() => Promise.resolve(ANSWER))} base="/svc/attrib" extraction={null} assessment={MATRIX} />);
+    await screen.findByTitle('T1485 Data Destruction: 1');
+    const box = screen.getByTestId('heatmap-columns');
+    // jsdom lays nothing out: the box is 900 px wide, its columns 1,200.
+    let left = 0;
+    Object.defineProperty(box, 'clientWidth', { configurable: true, get: () => 900 });
+    Object.defineProperty(box, 'scrollWidth', { configurable: true, get: () => 1200 });
+    Object.defineProperty(box, 'scrollLeft', { configurable: true, get: () => left, set: (v: number) => { left = v; } });
+    fireEvent.scroll(box);
+    expect(box.className).toContain('ach__heat--more-right');
+    expect(box.className).not.toContain('ach__heat--more-left');
+    expect(box.tabIndex).toBe(0);
+    expect(box.getAttribute('aria-label')).toMatch(/scroll sideways/);
+    fireEvent.keyDown(box, { key: 'ArrowRight' });
+    expect(left).toBe(120);
+    expect(box.className).toContain('ach__heat--more-left');
+    expect(box.className).toContain('ach__heat--more-right');
+    fireEvent.keyDown(box, { key: 'End' });
+    expect(left).toBe(300);
+    expect(box.className).not.toContain('ach__heat--more-right');
+    fireEvent.keyDown(box, { key: 'Home' });
+    expect(left).toBe(0);
+    expect(box.className).not.toContain('ach__heat--more-left');
   });
 });

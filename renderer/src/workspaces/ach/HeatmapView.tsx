@@ -1,9 +1,10 @@
 // The Heat map view: techniques by tactic in matrix order, of the extracted report or of the matrix's evidence.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AchAssessment, ExtractResponse } from '../../../../engines/core/contracts/ach';
 import type { TechniqueSummary } from '../../../../engines/core/contracts/attrib';
 import type { ApiClient } from '../../api/client';
 import { Progress } from '../../components/Progress';
+import { useScrollEdges } from '../../components/useScrollEdges';
 import { heat, heatmap, tacticTitle } from './model';
 
 interface Props {
@@ -17,6 +18,8 @@ interface Props {
 export function HeatmapView({ client, base, extraction, assessment }: Props) {
   const [heatOf, setHeatOf] = useState<'report' | 'scenario'>('report');
   const [scenarioTechniques, setScenarioTechniques] = useState<readonly TechniqueSummary[] | null>(null);
+  const heatBox = useRef<HTMLDivElement>(null);
+  const { edges, onScroll, onKeyDown } = useScrollEdges(heatBox);
   const ids = assessment ? [...new Set(assessment.evidence.flatMap((e) => e.techniques))].join('\n') : null;
 
   useEffect(() => {
@@ -73,7 +76,18 @@ export function HeatmapView({ client, base, extraction, assessment }: Props) {
             : `Each technique sits under its tactics; the number by a tactic counts its techniques. A cell's colour deepens with how often the technique is named (×n beside it when more than once; ${map.max === 1 ? 'here each is named once, so all are alike' : `at most ${map.max} times here`}).`}
         </p>
       )}
-      <div className="ach__heat">
+      {/* The columns scroll sideways when the panel is narrower than they are: a fade on the edge that hides more, and
+          the box takes the focus so ← → Home End scroll it. */}
+      <div
+        ref={heatBox}
+        className={`ach__heat${edges.left ? ' ach__heat--more-left' : ''}${edges.right ? ' ach__heat--more-right' : ''}`}
+        data-testid="heatmap-columns"
+        role="region"
+        aria-label={edges.left || edges.right ? 'Tactic columns (scroll sideways with ← and →)' : 'Tactic columns'}
+        tabIndex={edges.left || edges.right ? 0 : undefined}
+        onScroll={onScroll}
+        onKeyDown={onKeyDown}
+      >
         {map.columns.map((c) => (
           <div key={c.tactic} className="ach__heat-col">
             <div className="ach__heat-head">
