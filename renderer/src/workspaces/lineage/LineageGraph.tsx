@@ -1,6 +1,7 @@
 // The run's provenance graph in cytoscape: laid out once per run in columns from commit to container; highlights (a reason's path, a layer's blast radius) only change classes.
-// Readable at its fitted zoom by the Cases graph's rule (components/graph-readable.ts): labels never fitted under 10 px on screen,
-// hidden under 8 px with the whole name on hover, and the same toolbar keys (+, −, arrows, s the highlight, 0 the whole graph).
+// First shown whole, fitted to its box (again when the box is resized, until the user pans or zooms) while its labels stay
+// drawn (8 px or more on screen); a graph too big for that is shown readable by the Cases graph's rule (components/graph-readable.ts):
+// labels at 10 px, hidden under 8 px with the whole name on hover. The same toolbar keys (+, −, arrows, s the highlight, 0 the whole graph).
 import { counted } from '../../components/wording';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { Core, NodeSingular } from 'cytoscape';
@@ -9,6 +10,7 @@ import { useCytoscapeGraph } from '../../components/cytoscape';
 import { centredViewAt, HIDE_LABEL_PX, readableViewAt } from '../../components/graph-readable';
 import { applyGraphKey, GraphNodeName, GraphZoomBar, useGraphReadout } from '../../components/GraphZoomBar';
 import { themePalette } from '../../components/palette';
+import { useFitUntilMoved } from '../../components/useFitUntilMoved';
 import { COLUMN_TITLES, drawnSubgraph, LINEAGE_FONT_SIZE, LINEAGE_MIN_FIT_ZOOM, findingSeverity, layeredLayout, pathEdgeKeys, shortLabel, ZOOM_TO_HIGHLIGHT, type Highlight } from './model';
 
 const FIT_PADDING = 28;
@@ -29,6 +31,16 @@ export function showReadable(cy: Core): boolean {
   const shown = marked.empty() ? cy.elements() : marked;
   cy.viewport(centredViewAt(shown.boundingBox(), { width: cy.width(), height: cy.height() }, LINEAGE_MIN_FIT_ZOOM, FIT_PADDING, cy.elements().boundingBox()));
   return true;
+}
+
+/**
+ * The first view: the whole graph fitted to its box when its labels stay drawn so (8 px or more on screen), else the
+ * readable view (showReadable). Returns whether part is out of view.
+ */
+export function showFitted(cy: Core): boolean {
+  cy.fit(cy.elements(), FIT_PADDING);
+  if (cy.zoom() * LINEAGE_FONT_SIZE >= HIDE_LABEL_PX) return false;
+  return showReadable(cy);
 }
 
 export interface LineageGraphProps {
@@ -124,6 +136,19 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [drawn, positions, layout, severity, theme, height]);
 
+  /** The view of the graph and its highlight: made on each highlight, and on a resize until the user moves it. */
+  const view = useCallback(() => {
+    if (!cy || cy.destroyed()) return;
+    if (drawn.nodes.length > ZOOM_TO_HIGHLIGHT) {
+      const shown = cy.nodes(HIGHLIGHTED);
+      const target = highlight === null || shown.empty() ? cy.elements() : shown;
+      cy.fit(target, 40);
+      const readable = readableViewAt(cy.zoom(), target.boundingBox(), cy.height(), LINEAGE_MIN_FIT_ZOOM, FIT_PADDING);
+      if (readable) cy.viewport(readable);
+    } else showFitted(cy);
+  }, [cy, highlight, drawn]);
+  const { moved, reset } = useFitUntilMoved(cy, box, view);
+
   useEffect(() => {
     const el = box.current;
     if (!cy || cy.destroyed() || !el) return;
@@ -154,28 +179,27 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
         else e.addClass('dim');
       });
     });
-    if (drawn.nodes.length > ZOOM_TO_HIGHLIGHT) {
-      const shown = cy.nodes(HIGHLIGHTED);
-      const target = highlight === null || shown.empty() ? cy.elements() : shown;
-      cy.fit(target, 40);
-      const readable = readableViewAt(cy.zoom(), target.boundingBox(), cy.height(), LINEAGE_MIN_FIT_ZOOM, FIT_PADDING);
-      if (readable) cy.viewport(readable);
-    } else showReadable(cy);
+    view();
+    reset();
     // What the canvas holds, for tests and for anyone inspecting the page.
     el.dataset['highlighted'] = String(marked);
     el.dataset['reached'] = String(highlight === null || highlight.kind === 'node' ? 0 : cy.nodes('.reached').length);
     el.dataset['highlight'] = highlight?.kind ?? 'none';
     el.dataset['dimmed'] = String(cy.nodes('.dim').length);
-  }, [cy, highlight, drawn, positions, severity, theme, height]);
+  }, [cy, highlight, drawn, positions, severity, theme, height, view, reset]);
   const { labelPx, hover } = useGraphReadout(cy, box, LINEAGE_FONT_SIZE, nodeName);
 
   const act = useCallback(
-    (key: string): boolean =>
-      applyGraphKey(cy, key, {
+    (key: string): boolean => {
+      const done = applyGraphKey(cy, key, {
         story: () => cy && showReadable(cy),
         whole: () => cy?.fit(cy.elements(), FIT_PADDING),
-      }),
-    [cy],
+      });
+      // The toolbar's pans and zooms are the user's: a resize no longer makes the view anew.
+      if (done) moved();
+      return done;
+    },
+    [cy, moved],
   );
 
   return (
