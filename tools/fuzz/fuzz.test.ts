@@ -1,6 +1,6 @@
 // The fuzzing harness finds each planted fault of the toy parser, keeps them apart, and shrinks the inputs.
 import { describe, expect, it } from 'vitest';
-import { campaign, inputs, minimise, mutate, runOnce, WorkerRunner } from './fuzz.js';
+import { campaign, deadlineMs, inputs, minimise, mutate, runOnce, WorkerRunner } from './fuzz.js';
 import { parseAllDocuments } from 'yaml';
 import { jsonSeedText, mutateJson, parseJsonSeed } from './json-mutate.js';
 import { parseYamlSeed } from './yaml-mutate.js';
@@ -230,5 +230,34 @@ describe('fuzz harness', () => {
     const runner = new WorkerRunner({ module: MODULE, target: 'no-such-target', timeoutMs: 5000, heapMb: 64 });
     await expect(runner.run(Uint8Array.of(1))).rejects.toThrow(/failed to start/);
     await runner.close();
+  });
+
+  it("alternates a target's own mutations with byte mutations, and its fault is found through them", async () => {
+    const t = TARGETS.find((x) => x.name === 'toy-format')!;
+    const viaOwn = await campaign(t.seeds(), { run: (b) => runOnce(t, b) }, { seconds: 60, seed: 3, maxBytes: 64, maxRuns: 400, mutate: t.mutate!.bind(t) });
+    expect(viaOwn.findings.map((f) => f.message)).toEqual(['TypeError: format fault']);
+    const own: Uint8Array[] = [];
+    for (const b of inputs(t.seeds(), 3, 64, undefined, () => Uint8Array.of(9, 9, 9, 9, 9, 9, 9, 9, 9))) if (own.push(b) >= 41) break;
+    // every other mutation is the target's (cut to maxBytes), the rest byte mutations of the seed
+    expect(own.filter((b) => b.length === 9 && b.every((x) => x === 9)).length).toBe(20);
+  });
+
+  it("passes a target's options to its worker and counts its hints, which are never findings", async () => {
+    const t = TARGETS.find((x) => x.name === 'toy-format')!;
+    const runner = new WorkerRunner({ module: MODULE, target: 'toy-format', timeoutMs: 5000, heapMb: 64, options: ['shout'] });
+    try {
+      const r = await campaign([Uint8Array.of(1, 2)], runner, { seconds: 60, seed: 1, maxBytes: 2, maxRuns: 5 });
+      expect(r.findings).toEqual([]);
+      expect(r.notes.get('shouted')).toBe(5);
+    } finally {
+      await runner.close();
+    }
+    const quiet = await campaign([Uint8Array.of(1, 2)], { run: (b) => runOnce(t, b) }, { seconds: 60, seed: 1, maxBytes: 2, maxRuns: 5 });
+    expect(quiet.notes.size).toBe(0);
+  });
+
+  it('gives an input over 1 MiB its deadline for each MiB', () => {
+    expect(deadlineMs(5000, 10)).toBe(5000);
+    expect(deadlineMs(5000, 3 * 1024 * 1024)).toBe(15000);
   });
 });

@@ -34,12 +34,23 @@ export interface FuzzTarget {
    * it back as YAML) instead of its bytes, so inputs pass the parser and reach what is behind it.
    */
   readonly structure?: StructureMode;
+  /**
+   * A mutation that knows the format (EVTX chunks, records and templates...): every other input is one of a seed
+   * (`other` is another seed, to splice from), the rest byte mutations. Not combined with `structure`.
+   */
+  mutate?(rand: () => number, seed: Uint8Array, other: Uint8Array, maxBytes: number): Uint8Array;
+  /** Options the target takes (`npm run fuzz -- <target> --option a,b`), each with what it does. */
+  readonly options?: Readonly<Record<string, string>>;
+  /** Receives the options chosen, in each worker before `prepare`. */
+  configure?(options: readonly string[]): void;
+  /** A hint about a passing result (a reference tool disagrees): counted and printed, never a finding. */
+  note?(result: unknown, input: Uint8Array): string | undefined;
 }
 
 export type FindingKind = 'crash' | 'hang' | 'memory' | 'invariant';
 
 /** The outcome of one input: passed, or a finding with a signature that groups the same fault. */
-export type Outcome = { readonly ok: true } | { readonly ok: false; readonly kind: FindingKind; readonly signature: string; readonly message: string };
+export type Outcome = { readonly ok: true; readonly note?: string } | { readonly ok: false; readonly kind: FindingKind; readonly signature: string; readonly message: string };
 
 export interface Finding {
   readonly kind: FindingKind;
@@ -89,7 +100,8 @@ export async function runOnce(target: FuzzTarget, input: Uint8Array): Promise<Ou
   }
   const problem = target.check?.(result, input);
   if (problem !== undefined) return { ok: false, kind: 'invariant', signature: `invariant ${problem.slice(0, 80)}`, message: problem.slice(0, 300) };
-  return { ok: true };
+  const note = target.note?.(result, input);
+  return note === undefined ? { ok: true } : { ok: true, note: note.slice(0, 300) };
 }
 
 /**
@@ -249,11 +261,15 @@ export function mutateStructured(rand: () => number, tree: Structured, other: St
   return mutateJson(rand, tree, other !== undefined && !('yaml' in other) ? other : undefined, maxBytes);
 }
 
+/** A target's own mutation (`FuzzTarget.mutate`). */
+export type FormatMutator = NonNullable<FuzzTarget['mutate']>;
+
 /**
  * The inputs of a seeded campaign, in order: every seed as is, then mutations without end. With `structure`, structure
- * and byte mutations alternate on the seeds that parse in that format (the others get byte mutations only).
+ * and byte mutations alternate on the seeds that parse in that format (the others get byte mutations only); with
+ * `custom` (a target's `mutate`), its mutations and byte mutations alternate.
  */
-export function* inputs(seeds: readonly Uint8Array[], seed: number, maxBytes: number, structure?: StructureMode): Generator<Uint8Array> {
+export function* inputs(seeds: readonly Uint8Array[], seed: number, maxBytes: number, structure?: StructureMode, custom?: FormatMutator): Generator<Uint8Array> {
   for (const s of seeds) yield s;
   if (seeds.length === 0) return;
   const rand = mulberry32(seed);
@@ -262,7 +278,10 @@ export function* inputs(seeds: readonly Uint8Array[], seed: number, maxBytes: nu
     const a = pick(rand, seeds.length);
     const b = pick(rand, seeds.length);
     const tree = trees[a];
-    yield tree !== undefined && i % 2 === 0 ? mutateStructured(rand, tree, trees[b], maxBytes) : mutate(rand, seeds[a]!, seeds[b]!, maxBytes);
+    if (custom !== undefined && i % 2 === 0) {
+      const out = custom(rand, seeds[a]!, seeds[b]!, maxBytes);
+      yield out.length > maxBytes ? out.subarray(0, maxBytes) : out;
+    } else yield tree !== undefined && i % 2 === 0 ? mutateStructured(rand, tree, trees[b], maxBytes) : mutate(rand, seeds[a]!, seeds[b]!, maxBytes);
   }
 }
 
@@ -298,11 +317,16 @@ export interface RunnerOptions {
   /** The module that exports the target (its `TARGETS` array), as a file URL. */
   readonly module: string;
   readonly target: string;
-  /** An input that takes longer is a hang. */
+  /** An input that takes longer is a hang; an input over 1 MiB gets this long for each MiB. */
   readonly timeoutMs: number;
   /** The worker's heap limit; running out is a memory finding. */
   readonly heapMb: number;
+  /** The target's options (`FuzzTarget.options`) given to its `configure` in the worker. */
+  readonly options?: readonly string[];
 }
+
+/** The deadline of one input: `timeoutMs`, or that much a MiB for an input over 1 MiB. */
+export const deadlineMs = (timeoutMs: number, bytes: number): number => Math.round(timeoutMs * Math.max(1, bytes / (1024 * 1024)));
 
 interface Reply {
   readonly id: number;
@@ -320,7 +344,7 @@ export class WorkerRunner {
   /** Starts a worker; resolves once it says it is ready, so start-up never counts against an input's time. */
   private spawn(): Promise<Worker> {
     const w = new Worker(new URL('./worker.mjs', import.meta.url), {
-      workerData: { module: this.opts.module, target: this.opts.target },
+      workerData: { module: this.opts.module, target: this.opts.target, options: this.opts.options ?? [] },
       resourceLimits: { maxOldGenerationSizeMb: this.opts.heapMb },
       stdout: true,
       stderr: true,
@@ -359,6 +383,7 @@ export class WorkerRunner {
       throw e;
     }
     const id = ++this.next;
+    const limit = deadlineMs(this.opts.timeoutMs, input.length);
     return new Promise((resolve) => {
       const done = (o: Outcome): void => {
         clearTimeout(timer);
@@ -387,8 +412,8 @@ export class WorkerRunner {
       };
       const timer = setTimeout(() => {
         drop();
-        done({ ok: false, kind: 'hang', signature: 'hang', message: `no answer within ${this.opts.timeoutMs} ms` });
-      }, this.opts.timeoutMs);
+        done({ ok: false, kind: 'hang', signature: 'hang', message: `no answer within ${limit} ms` });
+      }, limit);
       w.on('message', onMessage);
       w.on('error', onError);
       w.on('exit', onExit);
@@ -412,25 +437,33 @@ export interface CampaignOptions {
   readonly maxRuns?: number;
   /** The target's `structure`: structure mutations alternate with byte mutations. */
   readonly structure?: StructureMode;
+  /** The target's `mutate`: its mutations alternate with byte mutations. */
+  readonly mutate?: FormatMutator;
 }
 
 export interface CampaignResult {
   readonly runs: number;
   readonly seconds: number;
   readonly findings: readonly Finding[];
+  /** The target's hints (`FuzzTarget.note`), each distinct text (up to 50) with how many inputs gave it. */
+  readonly notes: ReadonlyMap<string, number>;
 }
 
 /** Runs a campaign: every seed, then seeded mutations until the time or the run budget is spent. */
 export async function campaign(seeds: readonly Uint8Array[], runner: { run(b: Uint8Array): Promise<Outcome> }, opts: CampaignOptions): Promise<CampaignResult> {
   const started = performance.now();
   const found = new Map<string, Finding>();
+  const notes = new Map<string, number>();
   let runs = 0;
-  for (const input of inputs(seeds, opts.seed, opts.maxBytes, opts.structure)) {
+  for (const input of inputs(seeds, opts.seed, opts.maxBytes, opts.structure, opts.mutate)) {
     if (opts.maxRuns !== undefined && runs >= opts.maxRuns) break;
     if ((performance.now() - started) / 1000 >= opts.seconds) break;
     runs++;
     const o = await runner.run(input);
-    if (o.ok) continue;
+    if (o.ok) {
+      if (o.note !== undefined && (notes.has(o.note) || notes.size < 50)) notes.set(o.note, (notes.get(o.note) ?? 0) + 1);
+      continue;
+    }
     const known = found.get(o.signature);
     if (known !== undefined) {
       known.count++;
@@ -442,7 +475,7 @@ export async function campaign(seeds: readonly Uint8Array[], runner: { run(b: Ui
     }, o.kind === 'hang' ? 8 : 400);
     found.set(o.signature, { kind: o.kind, signature: o.signature, message: o.message, input: small.slice(), count: 1 });
   }
-  return { runs, seconds: (performance.now() - started) / 1000, findings: [...found.values()] };
+  return { runs, seconds: (performance.now() - started) / 1000, findings: [...found.values()], notes };
 }
 
 /** A short stable name for a finding's saved input. */

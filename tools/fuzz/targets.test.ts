@@ -15,6 +15,12 @@ describe('fuzz targets', () => {
     for (const n of names) expect(TARGET_MODULES.has(n)).toBe(true);
   });
 
+  it('forensic-evtx-parse takes the evtxexport option and its mutations differ from byte ones', () => {
+    const t = TARGETS.find((x) => x.name === 'forensic-evtx-parse');
+    expect(t?.options?.['evtxexport']).toBeDefined();
+    expect(t?.mutate).toBeDefined();
+  });
+
   for (const target of TARGETS) {
     it(`${target.name}: seeds and ${MUTATIONS} seeded mutations`, async () => {
       const seeds = target.seeds();
@@ -22,7 +28,7 @@ describe('fuzz targets', () => {
       if (hasCorpora()) expect(seeds.length).toBeGreaterThan(0);
       const problems: string[] = [];
       let n = 0;
-      for (const input of inputs(seeds, 20261201, 4 * 1024 * 1024, target.structure)) {
+      for (const input of inputs(seeds, 20261201, 4 * 1024 * 1024, target.structure, target.mutate?.bind(target))) {
         if (n++ >= seeds.length + MUTATIONS) break;
         const o = await runOnce(target, input);
         if (!o.ok) problems.push(`input ${n - 1} (${input.length} bytes): ${o.signature}: ${o.message}`);

@@ -90,6 +90,8 @@ function parseToyWords(b: Uint8Array): number[] {
   return out;
 }
 
+let toyShout = false;
+
 export const TARGETS: readonly FuzzTarget[] = [
   {
     name: 'toy',
@@ -127,5 +129,25 @@ export const TARGETS: readonly FuzzTarget[] = [
     about: 'a planted fault behind a table look-up by a plain index: a protocol named constructor',
     seeds: () => ['proto=tcp\nproto=udp\n', 'host=a\nproto=icmp\n'].map((t) => new TextEncoder().encode(t)),
     run: parseToyWords,
+  },
+  {
+    name: 'toy-format',
+    about: 'a planted fault only its own mutation makes (a byte 0xEE after the magic), and an option seen as a hint',
+    seeds: () => [Uint8Array.of(0x54, 0x4f, 0x59, 0, 0, 0)],
+    run: (b) => {
+      if (b.length >= 4 && b[0] === 0x54 && b[1] === 0x4f && b[2] === 0x59 && b[3] === 0xee) throw new TypeError('format fault');
+      return b.length;
+    },
+    // sets byte 3 to 0xEE one time in four: byte mutations alone (flips, edge values) almost never write it
+    mutate: (rand, seed) => {
+      const o = seed.slice();
+      if (o.length > 3 && rand() < 0.25) o[3] = 0xee;
+      return o;
+    },
+    options: { shout: 'every passing input gives a hint' },
+    configure: (options) => {
+      toyShout = options.includes('shout');
+    },
+    note: () => (toyShout ? 'shouted' : undefined),
   },
 ];

@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { runOnce, type FuzzTarget } from './fuzz.js';
 
-const { module, target } = workerData as { module: string; target: string };
+const { module, target, options } = workerData as { module: string; target: string; options: string[] };
 const mod = (await import(module)) as { TARGETS?: readonly FuzzTarget[] };
 const t = mod.TARGETS?.find((x) => x.name === target);
 if (t === undefined) throw new Error(`no fuzz target ${target}`);
@@ -11,5 +11,6 @@ if (port === null) throw new Error('fuzz worker started outside a worker thread'
 port.on('message', (m: { id: number; input: Uint8Array }) => {
   void runOnce(t, m.input).then((outcome) => port.postMessage({ id: m.id, outcome }));
 });
+t.configure?.(options);
 await t.prepare?.();
 port.postMessage({ ready: true });

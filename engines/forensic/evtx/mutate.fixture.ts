@@ -1,4 +1,4 @@
-// Seeded structural mutations of an EVTX image for the fuzz tests and bench/fuzz-forensic.ts: bit flips, byte runs
+// Seeded structural mutations of an EVTX image for the fuzz tests and the EVTX targets of `npm run fuzz`: bit flips, byte runs
 // set to 0x00/0xFF, truncation at chunk, record and template boundaries, header, table and record length and offset
 // fields set to huge or zero values, template instances pointed at themselves, template instances nested as BinXml
 // values, duplicated and reordered chunks; chunk checksums are recomputed after most mutations so the parser trusts

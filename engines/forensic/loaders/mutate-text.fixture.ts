@@ -1,4 +1,4 @@
-// Seeded mutations of a text artefact (log lines, JSON lines, CSV) for the fuzz tests and bench/fuzz-forensic.ts: bit
+// Seeded mutations of a text artefact (log lines, JSON lines, CSV) for the seeded fuzz tests: bit
 // flips, byte runs, truncation at or near line ends, duplicated and reordered lines, numbers made huge or odd, deep
 // JSON nesting and long runs without a line end, invalid UTF-8 and controls, separators and quotes added or removed.
 

@@ -1,12 +1,16 @@
 // Fuzz targets of forensic's parsers (tools/fuzz/fuzz.ts): every artefact format the ingest reads, through the
-// entry a job uses (ingestArtifact: hash, detect from content, load, finalise), and a custom Sigma rule file through the
-// rule loader the `--rules` option uses (YAML structure mutations: yaml-mutate.ts).
+// entry a job uses (ingestArtifact: hash, detect from content, load, finalise), the EVTX parser alone in its four
+// renderings, and a custom Sigma rule file through the rule loader the `--rules` option uses (YAML structure
+// mutations: yaml-mutate.ts). The EVTX targets get EVTX structure mutations (evtx/mutate.fixture.ts) between byte ones.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { parseAllDocuments } from 'yaml';
 import { VitrineError } from '../../../engines/core/errors.js';
+import { EvtxParser, parseEvtx, type EvtxOptions, type EvtxReader } from '../../../engines/forensic/evtx/index.js';
+import { mutateEvtx } from '../../../engines/forensic/evtx/mutate.fixture.js';
 import { DEFAULT_MAX_WARNINGS, ingestArtifact, type IngestResult } from '../../../engines/forensic/ingest.js';
 import { loadSigmaRules, type SigmaRuleSet } from '../../../engines/forensic/sigma/ruleset.js';
 import { corpusPath, REPO_ROOT } from '../../../test/corpora.js';
@@ -88,8 +92,55 @@ function checkIngest(result: unknown, input: Uint8Array): string | undefined {
 const evtx = (...names: string[]): string[] => names.map((n) => corpusPath('evtx', ...n.split('/')));
 const logs = (...names: string[]): string[] => names.map((n) => corpusPath('logs', ...n.split('/')));
 
-function ingestTarget(format: string, about: string, files: () => string[], maxBytes?: number, structure?: StructureMode): FuzzTarget {
-  return { name: `forensic-${format}`, about, seeds: () => readSeeds(files(), maxBytes), run: ingest, check: checkIngest, ...(structure === undefined ? {} : { structure }) };
+function ingestTarget(format: string, about: string, files: () => string[], maxBytes?: number, structure?: StructureMode, mutate?: FuzzTarget['mutate']): FuzzTarget {
+  return { name: `forensic-${format}`, about, seeds: () => readSeeds(files(), maxBytes), run: ingest, check: checkIngest, ...(structure === undefined ? {} : { structure }), ...(mutate === undefined ? {} : { mutate }) };
+}
+
+// ---- the EVTX parser alone
+
+/** EVTX structure mutations: cuts at chunk, record and template boundaries, hostile table fields, nested templates. */
+const evtxMutation: FuzzTarget['mutate'] = (rand, seed) => mutateEvtx(seed, rand).bytes;
+
+const EVTX_SEEDS = ['evtx-crate/Application_no_crc32.evtx', 'evtx-crate/MSExchange_Management_wec.evtx', 'evtx-crate/Microsoft-Windows-HelloForBusiness%4Operational.evtx', 'chainsaw/security_sample.evtx', 'attack-samples/LM_sysmon_psexec_smb_meterpreter.evtx', 'attack-samples/Powershell_4104_MiniDumpWriteDump_Lsass.evtx'];
+
+/** The four renderings the callers use, one input each in turn. */
+const EVTX_MODES: readonly EvtxOptions[] = [{ json: true }, { json: true, xml: true }, { json: false, parts: true }, { json: false, data: true }];
+let evtxRuns = 0;
+let evtxexport = false;
+
+interface EvtxParsed {
+  readonly records: number;
+  readonly warnings: readonly string[];
+}
+
+function runEvtx(input: Uint8Array): EvtxParsed {
+  const { records, summary } = parseEvtx(input, EVTX_MODES[evtxRuns++ % EVTX_MODES.length]);
+  return { records: records.length, warnings: summary.warnings.map((w) => w.message) };
+}
+
+/** A message names no path, scratch folder or source line. */
+const leaks = (message: string): boolean => message.includes(tmpdir()) || message.includes(REPO_ROOT) || /\bat .*\.ts:\d+/.test(message);
+
+function checkEvtx(result: unknown): string | undefined {
+  const r = result as EvtxParsed;
+  return r.warnings.some(leaks) ? 'a warning names a path or a source line' : undefined;
+}
+
+/** The records libevtx's `evtxexport` reads from the input, or undefined when it did not finish. */
+function evtxexportCount(input: Uint8Array): number | undefined {
+  const file = scratchFile('compare.evtx', input);
+  const r = spawnSync('evtxexport', [file], { encoding: 'utf8', timeout: 20_000, maxBuffer: 1 << 28 });
+  if (r.status === null || r.error !== undefined) return undefined;
+  return (r.stdout.match(/^Event number\s*:/gm) ?? []).length;
+}
+
+/** With the `evtxexport` option, every tenth input that parses: a differing record count, as a hint. */
+function noteEvtx(result: unknown, input: Uint8Array): string | undefined {
+  if (!evtxexport || evtxRuns % 10 !== 1) return undefined;
+  const ours = (result as EvtxParsed).records;
+  const theirs = evtxexportCount(input);
+  if (theirs === undefined || theirs === ours) return undefined;
+  return `evtxexport reads ${theirs < ours ? 'fewer' : 'more'} records than the parser`;
 }
 
 /** A custom rule file as `--rules` reads it: the rule loader lists a bad rule as skipped, never throws on it. */
@@ -135,10 +186,77 @@ function checkRules(result: unknown, input: Uint8Array): string | undefined {
   return undefined;
 }
 
+/** The bytes as the raw-record route reads a stored artefact. */
+const memoryReader = (b: Uint8Array): EvtxReader => ({
+  size: b.length,
+  readInto: (into, position) => {
+    if (position < 0 || position >= b.length) return 0;
+    const part = b.subarray(position, position + into.length);
+    into.set(part);
+    return part.length;
+  },
+});
+
+/**
+ * The raw-record look-ups against the walk of the whole file: for up to 64 records the walk gives, `recordAtSync` at
+ * its offset gives that record and `recordByIdSync` of its identifier gives a walked record with it, or null;
+ * look-ups at offsets and identifiers the walk has not (beside a record, past the end, negative) give null or a walked
+ * record.
+ */
+function runEvtxLookup(input: Uint8Array): string | undefined {
+  const options: EvtxOptions = { json: false, xml: true };
+  const walked = parseEvtx(input, options).records;
+  const file = memoryReader(input);
+  const offsets = new Set(walked.map((r) => r.offset));
+  const step = Math.max(1, Math.floor(walked.length / 64));
+  for (let i = 0; i < walked.length; i += step) {
+    const r = walked[i]!;
+    const at = new EvtxParser(options).recordAtSync(file, r.offset);
+    if (at === null || at.recordId !== r.recordId || at.xml !== r.xml) return 'recordAtSync differs from the walk at a walked offset';
+    // null is allowed: a chunk header whose checksum holds is believed, and a record outside its identifier range is
+    // not looked for (lookup.test.ts); nor is an identifier past 2^53, which a double cannot hold.
+    const byId = new EvtxParser(options).recordByIdSync(file, r.recordId);
+    if (byId !== null && (byId.recordId !== r.recordId || !offsets.has(byId.offset))) return 'recordByIdSync gives a record the walk has not with that identifier';
+  }
+  for (const offset of [-1, 0, 4096, 4096 + 512, input.length, 2 ** 53, ...walked.slice(0, 8).map((r) => r.offset + 1)]) {
+    const at = new EvtxParser(options).recordAtSync(file, offset);
+    if (at !== null && !offsets.has(at.offset)) return 'recordAtSync gives a record the walk has not';
+  }
+  for (const id of [-1, 0, 2 ** 53, Number.NaN, ...walked.slice(0, 8).map((r) => r.recordId + 1_000_000)]) {
+    const r = new EvtxParser(options).recordByIdSync(file, id);
+    if (r !== null && !offsets.has(r.offset)) return 'recordByIdSync gives a record the walk has not';
+  }
+  return undefined;
+}
+
 export const TARGETS: readonly FuzzTarget[] = [
   ingestTarget('evtx', 'Windows event log (.evtx): file header, chunks, BinXML templates, through ingest', () =>
-    evtx('evtx-crate/Application_no_crc32.evtx', 'evtx-crate/MSExchange_Management_wec.evtx', 'evtx-crate/Microsoft-Windows-HelloForBusiness%4Operational.evtx', 'chainsaw/security_sample.evtx', 'attack-samples/LM_sysmon_psexec_smb_meterpreter.evtx', 'attack-samples/Powershell_4104_MiniDumpWriteDump_Lsass.evtx'),
+    evtx(...EVTX_SEEDS),
+    undefined,
+    undefined,
+    evtxMutation,
   ),
+  {
+    name: 'forensic-evtx-parse',
+    about: 'the EVTX parser alone (parseEvtx), its JSON, JSON+XML, parts and data renderings in turn',
+    seeds: () => readSeeds(evtx(...EVTX_SEEDS), 2 * 1024 * 1024),
+    run: runEvtx,
+    check: checkEvtx,
+    mutate: evtxMutation,
+    options: { evtxexport: 'every tenth input that parses is read by libevtx evtxexport too; a differing record count is a hint' },
+    configure: (options) => {
+      evtxexport = options.includes('evtxexport');
+    },
+    note: noteEvtx,
+  },
+  {
+    name: 'forensic-evtx-lookup',
+    about: 'the raw-record look-ups (recordAtSync, recordByIdSync) against the walk of the whole file',
+    seeds: () => readSeeds(evtx(...EVTX_SEEDS), 2 * 1024 * 1024),
+    run: runEvtxLookup,
+    check: (problem) => (typeof problem === 'string' ? problem : undefined),
+    mutate: evtxMutation,
+  },
   ingestTarget('authlog', 'syslog auth.log and Linux syslog lines, through ingest', () => logs('loghub/OpenSSH/OpenSSH_2k.log', 'loghub/Linux/Linux_2k.log'), 48 * 1024),
   ingestTarget('auditd', 'Linux auditd logs, through ingest', () =>
     logs('auditd-laurel/fork-sleep-exec.txt', 'auditd-laurel/record-execve-long.txt', 'auditd-laurel/record-perl-reverse-shell.txt', 'auditd-laurel/record-syscall-nullkey.txt', 'auditd-laurel/record-bind-ipv4-bigendian.txt', 'auditd-laurel/record-syscall-key.txt'),

@@ -1,34 +1,33 @@
-// `npm run bench -- fuzz-parsers [target|all] [seconds] [seed]`: mutation fuzzing of the shared parsers one level below
-// the service targets of `npm run fuzz` (tools/fuzz): the PE dissector alone on every corpus PE, the zip reader streamed
-// from a file, small synthetic docker-save and OCI-layout images, the RPM header and sqlite readers, the SBOM schema
-// checks, and each lock-file reader with the declared-manifest readers. Same engine as tools/fuzz (seeded mutations,
-// each input in a worker thread with a 5 s deadline and a 512 MiB heap); prints the runs and each finding, never asserts.
+// Fuzz targets of the shared parsers one level below the service targets (tools/fuzz/fuzz.ts): the PE dissector alone
+// on every corpus PE and writer-built ones, the zip reader over a file and in memory, small synthetic docker-save and
+// OCI-layout images, the RPM header and sqlite readers, the SBOM schema checks, and each lock-file reader with the
+// declared-manifest readers.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { isMainThread, threadId } from 'node:worker_threads';
+import { threadId } from 'node:worker_threads';
 import BetterSqlite from 'better-sqlite3';
-import { corpusPath, hasCorpora } from '../test/corpora.js';
-import { campaign, findingId, jsonProblem, WorkerRunner, type FuzzTarget } from '../tools/fuzz/fuzz.js';
-import { VitrineError } from '../engines/core/errors.js';
-import { buildTar, buildZip } from '../engines/core/archive/build.fixture.js';
-import { FileSource, memorySource, ZipArchive } from '../engines/core/archive/zipfile.js';
-import { readArchive } from '../engines/core/archive/read.js';
-import { parseImageConfig, readImage } from '../engines/core/oci/image.js';
-import { readApkInstalled, readDpkgStatus, readOsRelease, readPythonMetadata, readNodePackage } from '../engines/core/oci/packages.js';
-import { readRpmHeader, readRpmSqlite } from '../engines/core/oci/rpm.js';
-import { validateCycloneDx, validateSpdx } from '../engines/core/sbom/index.js';
-import { declaredFormatFor, pinEntriesOf, readDeclaredManifest, readManifest } from '../engines/core/manifests/index.js';
-import { dissect } from '../engines/petriage/pe/dissect.js';
-import { LIMITS } from '../engines/petriage/pe/image.js';
-import { syntheticPes } from '../engines/petriage/pe/synthetic.js';
-import type { PeDissection } from '../engines/petriage/pe/types.js';
+import { corpusPath, hasCorpora, REPO_ROOT } from '../../../test/corpora.js';
+import { jsonProblem, type FuzzTarget } from '../fuzz.js';
+import { VitrineError } from '../../../engines/core/errors.js';
+import { buildTar, buildZip } from '../../../engines/core/archive/build.fixture.js';
+import { FileSource, memorySource, ZipArchive } from '../../../engines/core/archive/zipfile.js';
+import { readArchive } from '../../../engines/core/archive/read.js';
+import { parseImageConfig, readImage } from '../../../engines/core/oci/image.js';
+import { readApkInstalled, readDpkgStatus, readOsRelease, readPythonMetadata, readNodePackage } from '../../../engines/core/oci/packages.js';
+import { readRpmHeader, readRpmSqlite } from '../../../engines/core/oci/rpm.js';
+import { validateCycloneDx, validateSpdx } from '../../../engines/core/sbom/index.js';
+import { declaredFormatFor, pinEntriesOf, readDeclaredManifest, readManifest } from '../../../engines/core/manifests/index.js';
+import { dissect } from '../../../engines/petriage/pe/dissect.js';
+import { LIMITS } from '../../../engines/petriage/pe/image.js';
+import { syntheticPes } from '../../../engines/petriage/pe/synthetic.js';
+import type { PeDissection } from '../../../engines/petriage/pe/types.js';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 const bytesOf = (file: string): Uint8Array => new Uint8Array(readFileSync(file));
-const IMAGES = path.resolve(import.meta.dirname, '..', 'test', 'fixtures', 'images');
+const IMAGES = path.join(REPO_ROOT, 'test', 'fixtures', 'images');
 
 /** Every regular file under `dir` (depth-first, sorted), or [] when it is absent. */
 function filesUnder(dir: string): string[] {
@@ -226,35 +225,12 @@ function runManifest(input: Uint8Array): unknown {
 }
 
 export const TARGETS: readonly FuzzTarget[] = [
-  { name: 'pe-dissect', about: 'the PE dissector alone on every corpus PE and writer-built ones', seeds: peSeeds, run: dissect, check: peCheck },
-  { name: 'zip-file', about: 'the zip reader over a file source and in memory, every member read, then readArchive', seeds: zipSeeds, run: runZip },
-  { name: 'oci-image', about: 'readImage on small docker-save and OCI-layout images (packages, whiteouts, config)', seeds: imageSeeds, run: (b) => readImage(b), check: (r) => jsonProblem(r, 64 * 1024 * 1024) },
-  { name: 'oci-packages', about: 'dpkg status, apk installed, Python METADATA, package.json, os-release and image config readers', seeds: packageSeeds, run: runPackages },
-  { name: 'rpm-header', about: 'one RPM header blob as rpmdb.sqlite stores it', seeds: rpmHeaderSeeds, run: readRpmHeader },
-  { name: 'rpm-sqlite', about: 'rpmdb.sqlite read from its bytes', seeds: rpmSqliteSeeds, run: readRpmSqlite, refused: sqliteRefusal },
-  { name: 'sbom-validate', about: 'the CycloneDX and SPDX schema checks over corpus SBOM JSON', seeds: sbomSeeds, run: runSbom, structure: 'json' },
-  { name: 'manifests', about: 'readManifest (and readDeclaredManifest) on `file name\\ntext` of corpus lock files', seeds: manifestSeeds, run: runManifest },
+  { name: 'petriage-pe-dissect', about: 'the PE dissector alone on every corpus PE and writer-built ones', seeds: peSeeds, run: dissect, check: peCheck },
+  { name: 'core-zip-file', about: 'the zip reader over a file source and in memory, every member read, then readArchive', seeds: zipSeeds, run: runZip },
+  { name: 'core-oci-image', about: 'readImage on small docker-save and OCI-layout images (packages, whiteouts, config)', seeds: imageSeeds, run: (b) => readImage(b), check: (r) => jsonProblem(r, 64 * 1024 * 1024) },
+  { name: 'core-oci-packages', about: 'dpkg status, apk installed, Python METADATA, package.json, os-release and image config readers', seeds: packageSeeds, run: runPackages },
+  { name: 'core-rpm-header', about: 'one RPM header blob as rpmdb.sqlite stores it', seeds: rpmHeaderSeeds, run: readRpmHeader },
+  { name: 'core-rpm-sqlite', about: 'rpmdb.sqlite read from its bytes', seeds: rpmSqliteSeeds, run: readRpmSqlite, refused: sqliteRefusal },
+  { name: 'core-sbom-validate', about: 'the CycloneDX and SPDX schema checks over corpus SBOM JSON', seeds: sbomSeeds, run: runSbom, structure: 'json' },
+  { name: 'core-manifests', about: 'readManifest (and readDeclaredManifest) on `file name\\ntext` of corpus lock files', seeds: manifestSeeds, run: runManifest },
 ];
-
-if (isMainThread && process.argv[1]?.endsWith('run.ts') && process.argv[2] === 'fuzz-parsers') {
-  const which = process.argv[3] ?? 'all';
-  const seconds = Number(process.argv[4] ?? 60);
-  const seed = Number(process.argv[5] ?? 1);
-  const out = mkdtempSync(path.join(tmpdir(), 'vitrine-fuzz-parsers-'));
-  for (const t of TARGETS.filter((x) => which === 'all' || x.name === which)) {
-    const seeds = t.seeds();
-    if (seeds.length === 0) {
-      console.log(`${t.name}: no seeds, skipped`);
-      continue;
-    }
-    const runner = new WorkerRunner({ module: import.meta.url, target: t.name, timeoutMs: 5000, heapMb: 512 });
-    const r = await campaign(seeds, runner, { seconds, seed, maxBytes: 1024 * 1024, ...(t.structure === undefined ? {} : { structure: t.structure }) });
-    await runner.close();
-    console.log(`${t.name}: ${r.runs} inputs (${seeds.length} seeds) in ${r.seconds.toFixed(1)} s, ${r.findings.length} finding(s)`);
-    for (const f of r.findings) {
-      const file = path.join(out, `${t.name}-${findingId(f)}.bin`);
-      writeFileSync(file, f.input);
-      console.log(`  ${f.kind} x${f.count} ${f.signature}: ${f.message}\n    minimised input (${f.input.length} bytes): ${file}`);
-    }
-  }
-}
