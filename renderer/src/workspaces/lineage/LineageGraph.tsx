@@ -1,7 +1,7 @@
 // The run's provenance graph in cytoscape: laid out once per run in columns from commit to container; highlights (a reason's path, a layer's blast radius) only change classes.
-// First shown whole, fitted to its box (again when the box is resized, until the user pans or zooms) while its labels stay
-// drawn (8 px or more on screen); a graph too big for that is shown readable by the Cases graph's rule (components/graph-readable.ts):
-// labels at 10 px, hidden under 8 px with the whole name on hover. The same toolbar keys (+, −, arrows, s the highlight, 0 the whole graph).
+// First shown whole, fitted to its box (again when the box is resized, until the user pans or zooms); *s* shows it readable
+// by the Cases graph's rule (components/graph-readable.ts): labels at 10 px; under 8 px they are hidden, the whole name on
+// hover. The same toolbar keys (+, −, arrows, s the highlight, 0 the whole graph).
 import { counted } from '../../components/wording';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { Core, NodeSingular } from 'cytoscape';
@@ -33,14 +33,9 @@ export function showReadable(cy: Core): boolean {
   return true;
 }
 
-/**
- * The first view: the whole graph fitted to its box when its labels stay drawn so (8 px or more on screen), else the
- * readable view (showReadable). Returns whether part is out of view.
- */
-export function showFitted(cy: Core): boolean {
+/** The first view: the whole graph fitted to its box (labels under 8 px on screen are not drawn; *s* shows it readable). */
+export function showFitted(cy: Core): void {
   cy.fit(cy.elements(), FIT_PADDING);
-  if (cy.zoom() * LINEAGE_FONT_SIZE >= HIDE_LABEL_PX) return false;
-  return showReadable(cy);
 }
 
 export interface LineageGraphProps {
