@@ -1,4 +1,5 @@
 // Conservative facts read from ATT&CK group descriptions: suspected sponsor state, origin, victimology and first active year.
+import { stripMarkdownLinks } from '../core/linear-text.js';
 import { countryOf, findPlaces, findSectors, PLACES, WORLDWIDE } from './vocabulary.js';
 
 /** A fact with the rule that found it and the words it was found in. */
@@ -10,9 +11,7 @@ export interface Derived<T> {
 
 /** Markdown links and citations removed, curly quotes straightened, `U.S.`-style abbreviations kept whole for sentence splitting. */
 export function cleanDescription(text: string): string {
-  return text
-    .replace(/\(Citation:[^)]*\)/g, '')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+  return stripMarkdownLinks(text.replace(/\(Citation:[^)]*\)/g, ''))
     .replace(/[’‘]/g, "'")
     .replace(/[“”]/g, '"')
     .replace(/\bU\.S\.(?=\s|,|$)/g, 'US')

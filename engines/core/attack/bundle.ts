@@ -1,6 +1,7 @@
 // Reads a MITRE ATT&CK STIX 2.1 bundle into a compact, serialisable knowledge base: tactics, techniques, groups, software, campaigns, "uses" relations with their procedure texts.
 import { VitrineError } from '../errors.js';
 import { setOwn } from '../own.js';
+import { stripMarkdownLinks } from '../linear-text.js';
 
 export const ATTACK_KB_FORMAT = 'vitrine-attack-kb/1';
 
@@ -126,9 +127,7 @@ export function attackExternalId(o: { readonly external_references?: unknown }):
 
 /** A procedure text without ATT&CK's citation markers and Markdown links, whitespace collapsed. */
 export function cleanProcedureText(text: string, maxLength = 1000): string {
-  const cleaned = text
-    .replace(/\(Citation:[^)]*\)/g, '')
-    .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
+  const cleaned = stripMarkdownLinks(text.replace(/\(Citation:[^)]*\)/g, ''), true)
     .replace(/<code>|<\/code>/g, '')
     .replace(/\s+/g, ' ')
     .trim();

@@ -1,0 +1,73 @@
+/**
+ * Text clean-ups written as scans that take time linear in the text, for evidence text of any length: the regular
+ * expressions they replace backtracked quadratically on hostile input (an unclosed `[` repeated, a long run of the
+ * stripped characters not at the end).
+ */
+
+/**
+ * Markdown links `[label](target)` replaced by their label, as `text.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')` did.
+ * With `nestedTarget`, the target may hold parenthesised groups one level deep (`[x](https://a/b_(c))`), as
+ * `/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g` did.
+ */
+export function stripMarkdownLinks(text: string, nestedTarget = false): string {
+  const n = text.length;
+  // For the nested target: the end (index of the closing ')') of the target scanned from a position, -1 when it does
+  // not close; -2 not yet known. Scans from different starts meet on the same positions, so each is walked once.
+  const memo = nestedTarget ? new Int32Array(n + 1).fill(-2) : null;
+  const targetEnd = (start: number): number => {
+    if (memo === null) return text.indexOf(')', start);
+    const path: number[] = [];
+    let p = start;
+    let end = -1;
+    while (p < n) {
+      const known = memo[p] as number;
+      if (known !== -2) { end = known; break; }
+      path.push(p);
+      const c = text.charCodeAt(p);
+      if (c === 0x29) { end = p; break; }
+      if (c === 0x28) {
+        const close = text.indexOf(')', p + 1);
+        if (close < 0) break;
+        p = close + 1;
+      } else p++;
+    }
+    for (const q of path) memo[q] = end;
+    return end;
+  };
+  let out = '';
+  let copied = 0;
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('[', from);
+    if (open < 0) break;
+    const close = text.indexOf(']', open + 1);
+    if (close < 0) break; // no later '[' has a ']' after it either
+    // Every '[' between open and close ends its label at the same ']' and so fails or matches the same way: the
+    // leftmost one is the regex's match.
+    if (text.charCodeAt(close + 1) !== 0x28) { from = close + 1; continue; }
+    const end = targetEnd(close + 2);
+    if (end < 0) {
+      if (!nestedTarget) break; // no ')' after this point at all
+      from = close + 1;
+      continue;
+    }
+    out += text.slice(copied, open) + text.slice(open + 1, close);
+    copied = end + 1;
+    from = end + 1;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/** `text` without the characters of `chars` at its end, as `text.replace(/[chars]+$/, '')` did. */
+export function trimEndChars(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text.charAt(end - 1))) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
+/** `text` without the characters of `chars` at its start. */
+export function trimStartChars(text: string, chars: string): string {
+  let start = 0;
+  while (start < text.length && chars.includes(text.charAt(start))) start++;
+  return start === 0 ? text : text.slice(start);
+}

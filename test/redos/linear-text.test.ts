@@ -1,0 +1,85 @@
+/**
+ * The linear scans that replace quadratic clean-up patterns (engines/core/linear-text.ts): the same output as the old
+ * regular expressions over hand-written and generated texts, and the checker's attack shapes (unclosed brackets
+ * repeated, a long run of stripped characters not at the end) run in a child process with a generous deadline: a
+ * hang check, not a timing assertion.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { stripMarkdownLinks, trimEndChars } from '../../engines/core/linear-text.js';
+import { cleanDescription } from '../../engines/caseassess/derive.js';
+import { cleanProcedureText } from '../../engines/core/attack/bundle.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const OLD_FLAT = /\[([^\]]*)\]\([^)]*\)/g;
+const OLD_NESTED = /\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g;
+
+/** Runs `expr` (JavaScript over `text` and the module `m`) in a child; the text comes on stdin. */
+function runInChild(module: string, expr: string, text: string): { timedOut: boolean; status: number | null; stdout: string } {
+  const script = `import * as m from '${module}';
+import { readFileSync } from 'node:fs';
+const text = readFileSync(0, 'utf8');
+process.stdout.write(String(${expr}));`;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    input: text,
+    encoding: 'utf8',
+    timeout: 15_000,
+  });
+  return { timedOut: r.error !== undefined || r.signal !== null, status: r.status, stdout: r.stdout };
+}
+
+function randomTexts(alphabet: string, count: number, seed: number): string[] {
+  let s = seed;
+  const next = (): number => { s = (s * 1103515245 + 12345) & 0x7fffffff; return s; };
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let t = '';
+    const len = next() % 24;
+    for (let j = 0; j < len; j++) t += alphabet.charAt(next() % alphabet.length);
+    out.push(t);
+  }
+  return out;
+}
+
+describe('stripMarkdownLinks', () => {
+  const texts = [
+    'See [APT28](https://attack.mitre.org/groups/G0007) and [Sofacy](https://x/y_(z)).',
+    '[a [b](c) d](e)', '[a](b', '[a]b(c)', '[](x)', '[x]()', '[[x]](y)', '[a](b(c)d)', '[a](b(c)', '[a](b((c))d)',
+    '] [ ( ) [', 'no links here', '', '[a](x ( [b](c)', '[a](x) [b](y) [c]', '[a](([b](c)',
+  ];
+  it('answers what the old patterns answered', () => {
+    const all = [...texts, ...randomTexts('[]()ab ', 4000, 7)];
+    for (const t of all) {
+      expect(stripMarkdownLinks(t), t).toBe(t.replace(OLD_FLAT, '$1'));
+      expect(stripMarkdownLinks(t, true), t).toBe(t.replace(OLD_NESTED, '$1'));
+    }
+  });
+
+  it('cleanDescription and cleanProcedureText still strip links and citations', () => {
+    expect(cleanDescription('[APT28](https://attack.mitre.org/groups/G0007) targets NATO.(Citation: X)')).toBe('APT28 targets NATO.');
+    expect(cleanProcedureText('[Sofacy](https://x/y_(z)) used <code>cmd</code>.  (Citation: Y)')).toBe('Sofacy used cmd.');
+  });
+
+  it('finishes on unclosed brackets repeated (cleanDescription, cleanProcedureText)', () => {
+    // No link closes in any of them: the text comes back whole.
+    for (const attack of ['['.repeat(200_000), '[]('.repeat(70_000), '[a](('.repeat(50_000), '[]('.repeat(70_000) + ']']) {
+      const a = runInChild('./engines/caseassess/derive.ts', 'm.cleanDescription(text).length', attack);
+      expect(a.timedOut, 'cleanDescription').toBe(false);
+      expect(a.stdout).toBe(String(attack.length));
+      const b = runInChild('./engines/core/attack/bundle.ts', 'm.cleanProcedureText(text, 1e9).length', attack);
+      expect(b.timedOut, 'cleanProcedureText').toBe(false);
+      expect(b.stdout).toBe(String(attack.length));
+    }
+  }, 120_000);
+});
+
+describe('trimEndChars', () => {
+  it('answers what /[chars]+$/ answered', () => {
+    for (const t of [...randomTexts('/a.,! ', 2000, 3), '', '///', 'a/', 'a/b//']) {
+      expect(trimEndChars(t, '/'), t).toBe(t.replace(/\/+$/, ''));
+      expect(trimEndChars(t, '.,;:!?'), t).toBe(t.replace(/[.,;:!?]+$/, ''));
+    }
+  });
+});
