@@ -2,6 +2,7 @@
 import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type WebContents } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { VitrineError } from '../engines/core/errors.js';
+import { guardRegExpBacktracking, REGEXP_FALLBACK_FLAG } from '../engines/core/regexp-guard.js';
 import { BRIDGE_CHANNEL, bridgePayload, isTrustedBridgeRequest } from './desktop/bridge.js';
 import { menuTemplate } from './desktop/menu.js';
 import { allowedRequest, externalLinkPrompt, navigationDecision, windowOpenDecision, windowOptions, withCsp } from './desktop/policy.js';
@@ -97,6 +98,10 @@ function failed(err: unknown): void {
 
 // Every renderer sandboxed, whatever options a window is given.
 app.enableSandbox();
+
+// The gateway in this process and the renderer's V8 both fall back to the linear-time engine on runaway backtracking.
+guardRegExpBacktracking();
+app.commandLine.appendSwitch('js-flags', REGEXP_FALLBACK_FLAG);
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();

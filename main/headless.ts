@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { VitrineError } from '../engines/core/errors.js';
 import { isLoopbackHost } from '../engines/core/http/security.js';
+import { guardRegExpBacktracking } from '../engines/core/regexp-guard.js';
 import { appVersion } from './paths.js';
 import { DEFAULT_PORT, startWorkstation, type Workstation } from './workstation.js';
 
@@ -123,6 +124,7 @@ async function serve(args: ServeArgs): Promise<void> {
 
 /** The command line; returns the exit code when the command is done (serve keeps running until a signal). */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number | undefined> {
+  guardRegExpBacktracking();
   let command: Command;
   try {
     command = parseCommand(argv);

@@ -5,6 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 import { VitrineError, storageError, type ErrorCode } from './errors.js';
+import { guardRegExpBacktracking } from './regexp-guard.js';
 import { terminalText } from './terminal-text.js';
 
 /** What a command produced: text for stdout and stderr and the exit code (so tests and the shim share one path). */
@@ -128,6 +129,7 @@ export function terminalResult(r: CliResult): CliResult {
  * output is terminal-safe (terminalResult).
  */
 export async function runCommandLine<O extends ParseArgsOptionsConfig>(cli: CommandLine<O>, argv: readonly string[]): Promise<CliResult> {
+  guardRegExpBacktracking();
   return terminalResult(await dispatchCommandLine(cli, argv));
 }
 

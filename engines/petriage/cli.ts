@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeError as describe, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, terminalResult, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import { VitrineError } from '../core/errors.js';
+import { guardRegExpBacktracking } from '../core/regexp-guard.js';
 import { writeOutputFile } from '../core/output-file.js';
 import { ownEntry } from '../core/own.js';
 import { serializeGbdtModel } from '../core/ml/model.js';
@@ -324,6 +325,7 @@ function demoCommand(positionals: readonly string[], v: Values): CliResult {
 
 /** Runs the command line on `argv` (without node and script); the output is terminal-safe (terminalResult). */
 export async function main(argv: readonly string[]): Promise<CliResult> {
+  guardRegExpBacktracking();
   return terminalResult(await dispatch(argv));
 }
 

@@ -2,6 +2,7 @@
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { VitrineError, serializeError } from '../../engines/core/errors.js';
+import { guardRegExpBacktracking } from '../../engines/core/regexp-guard.js';
 import type { JobContext, JobTable, LogLevel, WorkerToHost } from '../../engines/core/jobs/protocol.js';
 import { JobSource, jobLoadersOf, jobTableOf, mergeJobTables } from './job-tables.js';
 import { parseHostMessage } from './messages.js';
@@ -184,6 +185,7 @@ function watchParent(): void {
 async function main(): Promise<void> {
   // Ctrl+C in a terminal reaches the whole process group; the host decides when workers stop (it kills them on close).
   process.on('SIGINT', () => undefined);
+  guardRegExpBacktracking();
   watchParent();
   const channel = openChannel();
   let source: JobSource;
