@@ -71,3 +71,17 @@ export function trimStartChars(text: string, chars: string): string {
   while (start < text.length && chars.includes(text.charAt(start))) start++;
   return start === 0 ? text : text.slice(start);
 }
+
+/**
+ * `line` without its `#` comment, as `line.replace(/#.*$/, '')` did: from the first `#` after the last line
+ * terminator (the pattern's `.` stops at one) to the end.
+ */
+export function stripHashComment(line: string): string {
+  let from = 0;
+  for (let i = line.length - 1; i >= 0; i--) {
+    const c = line.charCodeAt(i);
+    if (c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029) { from = i + 1; break; }
+  }
+  const hash = line.indexOf('#', from);
+  return hash < 0 ? line : line.slice(0, hash);
+}

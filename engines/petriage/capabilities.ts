@@ -9,6 +9,7 @@ import { validate } from '../core/validation.js';
 import type { PeDissection } from './pe/types.js';
 import { defaultResourcesDir } from './resources.js';
 import type { CapabilityEvidence, TriageCapability as Capability } from '../core/contracts/petriage.js';
+import { trimEndChars } from '../core/linear-text.js';
 
 /** A capability a rule found, and its evidence: the contract's types, under the tagger's names. */
 export type { CapabilityEvidence, TriageCapability as Capability } from '../core/contracts/petriage.js';
@@ -274,7 +275,7 @@ export function urlEvidence(rules: CapabilityRules, strings: readonly RawString[
   for (const s of strings) {
     if (inRanges(s.offset, xmlRanges)) continue;
     for (const m of s.value.matchAll(URL_PATTERN)) {
-      const url = m[0].replace(/[.,;:!?]+$/, '');
+      const url = trimEndChars(m[0], '.,;:!?');
       if (isUrlEvidence(rules, url, s.value)) out.push(stringEvidence(s, 'url', url));
     }
   }

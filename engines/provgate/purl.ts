@@ -1,6 +1,7 @@
 // Package URLs (purl): parsing, the canonical form, and the identity that lets a manifest pin, an SBOM package and a scanner finding meet on one node.
 import { pep503 } from '../core/manifests/index.js';
 import { setOwn } from '../core/own.js';
+import { trimEndChars } from '../core/linear-text.js';
 
 export interface PackageUrl {
   readonly type: string;
@@ -57,7 +58,7 @@ export function parsePurl(text: unknown): PackageUrl | null {
     }
     rest = rest.slice(0, q);
   }
-  rest = rest.replace(/\/+$/, '');
+  rest = trimEndChars(rest, '/');
   const slash = rest.indexOf('/');
   if (slash <= 0) return null;
   const type = rest.slice(0, slash).toLowerCase();

@@ -7,6 +7,7 @@ import { ownEntry } from '../core/own.js';
 import type { CollectResult } from './collect.js';
 import { SCANNERS } from './events.js';
 import { safeRelpath } from './lineage.js';
+import { stripHashComment } from '../core/linear-text.js';
 
 /** imported: a source imports it; referenced: a dotted string names its module; transitive: a reachable distribution needs it. */
 export type ReachStatus = 'imported' | 'referenced' | 'transitive' | 'unreached';
@@ -103,7 +104,7 @@ export function modulesOf(text: string): { imported: Set<string>; referenced: Se
   const imported = new Set<string>();
   const referenced = new Set<string>();
   for (const line of text.split(/\r?\n/)) {
-    const code = line.replace(/#.*$/, '');
+    const code = stripHashComment(line);
     const m = IMPORT.exec(code);
     if (m) for (const part of (m[1] as string).split(',')) imported.add((part.trim().split(/[.\s]/)[0] as string).toLowerCase());
     const f = FROM.exec(code);

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { stripMarkdownLinks, trimEndChars } from '../../engines/core/linear-text.js';
+import { stripHashComment, stripMarkdownLinks, trimEndChars, trimStartChars } from '../../engines/core/linear-text.js';
 import { cleanDescription } from '../../engines/caseassess/derive.js';
 import { cleanProcedureText } from '../../engines/core/attack/bundle.js';
 
@@ -82,4 +82,29 @@ describe('trimEndChars', () => {
       expect(trimEndChars(t, '.,;:!?'), t).toBe(t.replace(/[.,;:!?]+$/, ''));
     }
   });
+});
+
+describe('trimStartChars, trimEndChars and stripHashComment', () => {
+  const texts = [...randomTexts('#-\\/ \0a\r\n', 3000, 11), '', '#', '--', 'a # b\r', 'a # b\r# c', '# a\n'];
+  it('answer what the old patterns answered', () => {
+    for (const t of texts) {
+      expect(trimEndChars(t, '\\/'), t).toBe(t.replace(/[\\/]+$/, ''));
+      expect(trimEndChars(t, '\\'), t).toBe(t.replace(/\\+$/, ''));
+      expect(trimStartChars(trimEndChars(t, '\0 '), ' \0'), t).toBe(t.replace(/[\0 ]+$/, '').replace(/^[ \0]+/, ''));
+      expect(trimStartChars(trimEndChars(t, '-'), '-'), t).toBe(t.replace(/^-+|-+$/g, ''));
+      expect(stripHashComment(t), t).toBe(t.replace(/#.*$/, ''));
+    }
+  });
+
+  it('finish on the checker\'s attack shapes', () => {
+    const run = (expr: string, text: string): void => {
+      const r = runInChild('./engines/core/linear-text.ts', expr, text);
+      expect(r.timedOut, expr).toBe(false);
+      expect(r.status, expr).toBe(0);
+    };
+    run("m.trimEndChars(text, '/').length", '/'.repeat(200_000) + 'a');
+    run("m.trimEndChars(text, '.,;:!?').length", '.'.repeat(200_000) + 'a');
+    run("m.trimStartChars(m.trimEndChars(text, '-'), '-').length", 'a' + '-'.repeat(200_000) + 'a');
+    run('m.stripHashComment(text).length', '#'.repeat(200_000) + '\r');
+  }, 120_000);
 });

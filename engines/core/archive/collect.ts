@@ -1,5 +1,6 @@
 // Shared bookkeeping for the archive readers: limits, unsafe-path checks, duplicate detection and the issue list.
 import { INCOMPLETE_ISSUES, type ArchiveAmbiguity, type ArchiveAmbiguityCode, type ArchiveEntry, type ArchiveIssue, type ArchiveIssueCode, type ArchiveLimits, type EntryKind } from './types.js';
+import { trimEndChars } from '../linear-text.js';
 
 /** Thrown inside a reader to stop at a limit; caught by readArchive, never escapes. */
 export class StopReading extends Error {
@@ -88,7 +89,7 @@ export class Collector {
     if (hasTraversal(p)) this.issue('path_traversal', 'a member path climbs out of the archive with ..', p);
     if (member.kind === 'symlink' || member.kind === 'hardlink') this.issue('link_member', `a member is a ${member.kind}; its target is not followed`, p);
     if (member.device === true) this.issue('device_member', 'a member is a device or fifo', p);
-    const key = p.replace(/\/+$/, '');
+    const key = trimEndChars(p, '/');
     const before = this.seen.get(key);
     if (before !== undefined) {
       this.issue('duplicate_member', 'two members have the same path', p);

@@ -1,5 +1,6 @@
 // The members of a release archive as its installer places them: npm (pacote over node-tar: strip one folder, links dropped, the last member for a path wins) or Python (zipfile / tarfile: the last member for a path wins).
 import type { ArchiveAmbiguity, ArchiveEntry, ArchiveReadResult } from './types.js';
+import { trimEndChars } from '../linear-text.js';
 
 export type ArchiveConsumer = 'npm' | 'python';
 
@@ -10,7 +11,7 @@ export const NPM_VIEW_ROOT = 'package/';
 function npmStripped(path: string): { root: string; rest: string } | undefined {
   const parts = path.split('/');
   // strip: 1 removes the first component whatever it is ('.' included); a member with nothing after it has no place.
-  const rest = parts.slice(1).join('/').replace(/\/+$/, '');
+  const rest = trimEndChars(parts.slice(1).join('/'), '/');
   if (rest === '') return undefined;
   return { root: parts[0] ?? '', rest };
 }
@@ -51,7 +52,7 @@ export function installedView(read: ArchiveReadResult, consumer: ArchiveConsumer
       if (s !== undefined && s.rest.split('/').includes('..')) continue;
       if (s === undefined) {
         if (e.kind !== 'directory') flag({ code: 'second_root', path: e.path, message: 'a file sits at the top of an npm tarball, outside the package folder npm installs' });
-        else roots.add(e.path.replace(/\/+$/, ''));
+        else roots.add(trimEndChars(e.path, '/'));
         continue;
       }
       roots.add(s.root);

@@ -1,6 +1,7 @@
 // A bounds-checked, synchronous tar reader (ustar, GNU long names/links, PAX headers, base-256 numbers) that keeps every complete member before any damage.
 import { StopReading, type Collector } from './collect.js';
 import type { EntryKind } from './types.js';
+import { trimEndChars, trimStartChars } from '../linear-text.js';
 
 const BLOCK = 512;
 const latin1 = new TextDecoder('latin1');
@@ -43,7 +44,7 @@ function readString(buf: Uint8Array, offset: number, length: number): string {
 
 /** An octal field (spaces/NULs around it allowed); undefined when it holds anything else. */
 function readOctal(buf: Uint8Array, offset: number, length: number): number | undefined {
-  const text = latin1.decode(buf.subarray(offset, offset + length)).replace(/[\0 ]+$/, '').replace(/^[ \0]+/, '');
+  const text = trimStartChars(trimEndChars(latin1.decode(buf.subarray(offset, offset + length)), '\0 '), ' \0');
   if (text === '') return 0;
   if (!/^[0-7]+$/.test(text)) return undefined;
   const n = parseInt(text, 8);

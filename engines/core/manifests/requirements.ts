@@ -1,6 +1,7 @@
 // pip requirements files: PEP 508 lines with pip's options, continuations, comments, markers, extras and --hash.
 import { ParseContext, pep503, splitLines } from './context.js';
 import type { DeclaredRequirement, ManifestInclude, ManifestOption, ParseOptions } from './types.js';
+import { trimEndChars } from '../linear-text.js';
 
 /** One logical line (continuations joined) and where each of its characters came from. */
 interface LogicalLine {
@@ -60,7 +61,7 @@ function logicalLines(text: string): LogicalLine[] {
     const raw = lines[i] ?? '';
     const isComment = COMMENT_START.test(raw);
     if (raw.endsWith('\\') && !isComment) {
-      const piece = raw.replace(/\\+$/, '');
+      const piece = trimEndChars(raw, '\\');
       segments.push({ offset: length, line: i });
       parts.push(piece);
       length += piece.length;

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pep503 } from '../manifests/index.js';
+import { stripHashComment } from '../linear-text.js';
 
 export type PopularEcosystem = 'npm' | 'pypi';
 
@@ -34,7 +35,7 @@ export function parsePopular(ecosystem: PopularEcosystem, text: string): string[
   const out: string[] = [];
   const seen = new Set<string>();
   for (const line of text.split(/\r?\n/)) {
-    const raw = line.replace(/#.*$/, '').trim();
+    const raw = stripHashComment(line).trim();
     let name: string;
     if (ecosystem === 'pypi') {
       if (!PYPI_NAME.test(raw)) continue;

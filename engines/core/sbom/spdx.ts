@@ -4,12 +4,13 @@ import addFormatsModule from 'ajv-formats';
 import schema from './spdx-2.3.schema.json' with { type: 'json' };
 import { SUBJECT_REF, type SbomInput } from './types.js';
 import { MAX_SBOM_DEPTH, nestsDeeperThan, TOO_DEEP } from './depth.js';
+import { trimEndChars, trimStartChars } from '../linear-text.js';
 
 export type SpdxDocument = Readonly<Record<string, unknown>>;
 
 /** SPDXRef ids allow letters, digits, `.` and `-` only. */
 function spdxId(index: number, name: string): string {
-  const safe = name.replace(/[^A-Za-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80);
+  const safe = trimStartChars(trimEndChars(name.replace(/[^A-Za-z0-9.-]+/g, '-'), '-'), '-').slice(0, 80);
   return `SPDXRef-Package-${safe === '' ? 'x' : safe}-${index}`;
 }
 

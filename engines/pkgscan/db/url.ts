@@ -1,5 +1,6 @@
 // The PostgreSQL URL of a team deployment: PKGSCAN_DATABASE_URL or --database-url, checked, never echoed with its password.
 import { VitrineError } from '../../core/errors.js';
+import { trimEndChars } from '../../core/linear-text.js';
 
 export const DATABASE_URL_ENV = 'PKGSCAN_DATABASE_URL';
 
@@ -41,5 +42,5 @@ export function storeDirFromEnv(env: NodeJS.ProcessEnv = process.env): string | 
   const value = env[STORE_DIR_ENV];
   if (value === undefined || value.trim() === '') return undefined;
   if (!value.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(value)) throw new VitrineError('validation_failed', `${STORE_DIR_ENV} must be an absolute path`);
-  return value.replace(/[\\/]+$/, '') || '/';
+  return trimEndChars(value, '\\/') || '/';
 }

@@ -11,6 +11,7 @@ import type { PackageRelease } from '../package/types.js';
 /** What verification reads of a release: its identity, digest, file name and registry information (never its files). */
 export type ProvenanceSubject = Pick<PackageRelease, 'ecosystem' | 'name' | 'version' | 'filename' | 'sha256' | 'registry'>;
 import { loadTrust, type ProvenanceTrust } from './trust.js';
+import { trimEndChars } from '../../core/linear-text.js';
 
 export type { ProvenanceResult };
 
@@ -301,7 +302,7 @@ function slsaFields(predicateType: string, predicate: unknown): Omit<Provenance,
 }
 
 function sameRepository(a: string, b: string): boolean {
-  const norm = (s: string): string => s.replace(/^git\+/, '').replace(/\.git$/, '').replace(/\/+$/, '').toLowerCase();
+  const norm = (s: string): string => trimEndChars(s.replace(/^git\+/, '').replace(/\.git$/, ''), '/').toLowerCase();
   return norm(a) === norm(b);
 }
 
