@@ -65,7 +65,7 @@ export function sourceLine(f: SendFindingRequest['finding'], max = 300): string 
 const HEX = { md5: 32, sha1: 40, sha256: 64 } as const;
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/;
 const EMAIL = /^[^\s@]{1,64}@(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/;
-const URL_LIKE = /^[a-z][a-z0-9+.-]{1,15}:\/\/[^\s/?#]+\S*$/i;
+const URL_LIKE = /^[a-z][a-z0-9+.-]{1,15}:\/\/[^\s/?#]\S*$/i;
 const REGISTRY = /^(?:HKEY_[A-Z_]+|HKLM|HKCU|HKCR|HKU|HKCC)(?:\\|$)/i;
 const PORT = (p: string): boolean => /^\d{1,5}$/.test(p) && Number(p) >= 1 && Number(p) <= 65535;
 

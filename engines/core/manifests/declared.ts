@@ -98,7 +98,7 @@ export function pep440SpecKind(spec: string): DeclaredKind {
 function poetrySpecKind(spec: string): DeclaredKind {
   const s = spec.trim();
   if (s === '' || s === '*') return 'unpinned';
-  if (/^\d+(\.\d+)*([a-z0-9.+-]*)$/i.test(s)) return 'exact';
+  if (/^\d[a-z0-9.+-]*$/i.test(s)) return 'exact'; // a digit, then version characters
   return pep440SpecKind(s);
 }
 

@@ -154,7 +154,7 @@ const MAX_KEPT_WARNINGS = 100;
 export function parseNumericCell(text: string): number | undefined {
   const t = text.trim();
   if (t === '' || t === '?' || /^(nan|na|null|none)$/i.test(t)) return NaN;
-  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return Number(t);
+  if (/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(t)) return Number(t);
   const m = /^([+-]?)(inf|infinity)$/i.exec(t);
   if (m) return m[1] === '-' ? -Infinity : Infinity;
   return undefined;

@@ -1,0 +1,59 @@
+/**
+ * Patterns rewritten to drop a quadratic ambiguity (two adjacent quantifiers that could share the same characters):
+ * each answers what the old one answered over generated texts, and the call sites finish on the checker's attack
+ * shapes in a child process with a generous deadline (a hang check, not a timing assertion).
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { normalizeIndicator } from '../../engines/core/findings.js';
+import { parseNumericCell } from '../../engines/core/ml/dataset.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+const REWRITES: readonly { where: string; old: RegExp; now: RegExp; alphabet: string; prefixes: readonly string[] }[] = [
+  { where: 'core/ml/dataset.ts parseNumericCell', old: /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/, now: /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/, alphabet: '0123.eE+-x ', prefixes: [''] },
+  { where: 'core/manifests/declared.ts poetrySpecKind', old: /^\d+(\.\d+)*([a-z0-9.+-]*)$/i, now: /^\d[a-z0-9.+-]*$/i, alphabet: '01.aZ+-* ', prefixes: ['', '1'] },
+  { where: 'core/findings.ts URL_LIKE', old: /^[a-z][a-z0-9+.-]{1,15}:\/\/[^\s/?#]+\S*$/i, now: /^[a-z][a-z0-9+.-]{1,15}:\/\/[^\s/?#]\S*$/i, alphabet: 'ab:/?# x.', prefixes: ['', 'http://', 'x+y://', 'a:/'] },
+];
+
+function runInChild(module: string, expr: string, text: string): { timedOut: boolean; status: number | null; stdout: string } {
+  const script = `import * as m from '${module}';
+import { readFileSync } from 'node:fs';
+const text = readFileSync(0, 'utf8');
+process.stdout.write(String(${expr}));`;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, input: text, encoding: 'utf8', timeout: 15_000 });
+  return { timedOut: r.error !== undefined || r.signal !== null, status: r.status, stdout: r.stdout };
+}
+
+describe('rewritten patterns', () => {
+  it('match what the old patterns matched', () => {
+    let s = 5;
+    const next = (): number => { s = (s * 1103515245 + 12345) & 0x7fffffff; return s; };
+    for (const r of REWRITES) {
+      for (let i = 0; i < 50_000; i++) {
+        let t = r.prefixes[next() % r.prefixes.length] as string;
+        const n = next() % 10;
+        for (let j = 0; j < n; j++) t += r.alphabet.charAt(next() % r.alphabet.length);
+        if (r.old.test(t) !== r.now.test(t)) expect(r.now.test(t), `${r.where}: ${JSON.stringify(t)}`).toBe(r.old.test(t));
+      }
+    }
+  });
+
+  it('the call sites still answer as before', () => {
+    expect(parseNumericCell('1.5e3')).toBe(1500);
+    expect(parseNumericCell('-.5')).toBe(-0.5);
+    expect(parseNumericCell('12.')).toBe(12);
+    expect(normalizeIndicator('url', 'https://example.com/a?b')).toEqual({ value: 'https://example.com/a?b' });
+    expect(normalizeIndicator('url', 'https:///a')).toHaveProperty('reason');
+  });
+
+  it('finish on the attack shapes', () => {
+    const a = runInChild('./engines/core/ml/dataset.ts', 'String(m.parseNumericCell(text))', '1'.repeat(150_000) + 'x');
+    expect(a.timedOut).toBe(false);
+    expect(a.stdout).toBe('undefined');
+    const b = runInChild('./engines/core/findings.ts', "'reason' in m.normalizeIndicator('url', text)", 'http://' + 'a'.repeat(150_000) + ' x');
+    expect(b.timedOut).toBe(false);
+    expect(b.stdout).toBe('true');
+  }, 60_000);
+});
