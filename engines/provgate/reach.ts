@@ -99,6 +99,46 @@ const FROM = /^\s*from\s+([A-Za-z_][\w.]*)\s+import\b/;
 const DYNAMIC = /(?:import_module|__import__)\(\s*['"]([A-Za-z_][\w.]*)['"]/g;
 const DOTTED_STRING = /['"]([A-Za-z_]\w*(?:\.\w+)+)['"]/g;
 
+// The two comment readers below answer what /#\s*via\s+(.+)$/ (its group) and /^\s+#\s*(.*)$/ (its group) answered,
+// in one pass: the patterns retried every split of a blank run when a line terminator (a lone \r) followed it.
+const isBlank = (c: string): boolean => /^\s$/.test(c);
+const isTerminator = (c: string): boolean => c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
+const lastTerminator = (line: string): number => {
+  for (let i = line.length - 1; i >= 0; i--) if (isTerminator(line.charAt(i))) return i;
+  return -1;
+};
+const skipBlanks = (line: string, from: number): number => {
+  let i = from;
+  while (i < line.length && isBlank(line.charAt(i))) i++;
+  return i;
+};
+
+/** The text after the first `# via ` on a requirement line (pip-compile's inline form). */
+export function inlineVia(line: string): string | undefined {
+  const last = lastTerminator(line);
+  for (let h = line.indexOf('#'); h >= 0; h = line.indexOf('#', h + 1)) {
+    const v = skipBlanks(line, h + 1);
+    if (!line.startsWith('via', v)) continue;
+    const blanks = skipBlanks(line, v + 3);
+    if (blanks === v + 3) continue;
+    if (blanks < line.length) {
+      if (blanks > last) return line.slice(blanks);
+      continue;
+    }
+    // Blanks to the end: the pattern leaves the last one to its group.
+    if (blanks - (v + 3) >= 2 && line.length - 1 > last) return line.slice(line.length - 1);
+  }
+  return undefined;
+}
+
+/** The text of an indented comment line (`    # via x`), without the blanks after its `#`. */
+export function indentedComment(line: string): string | undefined {
+  const hash = skipBlanks(line, 0);
+  if (hash === 0 || line.charAt(hash) !== '#') return undefined;
+  const body = skipBlanks(line, hash + 1);
+  return body > lastTerminator(line) ? line.slice(body) : undefined;
+}
+
 /** Top-level modules a Python source imports, and those its dotted strings reference. */
 export function modulesOf(text: string): { imported: Set<string>; referenced: Set<string> } {
   const imported = new Set<string>();
@@ -128,17 +168,17 @@ function viaEdges(text: string): Map<string, Set<string>> {
     set.add(pep503(p.split(/[\s[]/)[0] as string));
   };
   for (const line of text.split(/\r?\n/)) {
-    const req = /^([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*==/.exec(line);
+    const req = /^([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\]\s*)?==/.exec(line);
     if (req) {
       current = pep503(req[1] as string);
       inVia = false;
-      const inline = /#\s*via\s+(.+)$/.exec(line);
-      if (inline && current !== null) for (const p of (inline[1] as string).split(',')) add(current, p);
+      const inline = inlineVia(line);
+      if (inline !== undefined && current !== null) for (const p of inline.split(',')) add(current, p);
       continue;
     }
-    const comment = /^\s+#\s*(.*)$/.exec(line);
-    if (comment && current !== null) {
-      const body = (comment[1] as string).trim();
+    const comment = indentedComment(line);
+    if (comment !== undefined && current !== null) {
+      const body = comment.trim();
       if (/^via\b/.test(body)) {
         inVia = true;
         const rest = body.slice(3).trim();
