@@ -9,6 +9,7 @@ import { validateStixObject } from '../core/stix.js';
 import { main } from './cli.js';
 import { assessmentSchema } from './schemas.js';
 import { serveOnBusyPort, withServeProcess } from '../core/cli.fixture.js';
+import { modulesLoadedByHelp } from '../core/cli-load.fixture.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'caseassess-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -110,5 +111,16 @@ describe('caseassess serve on a busy port', () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('caseassess: the port is in use');
     expect(r.stderr).not.toContain('internal error');
+  });
+});
+
+describe('caseassess --help loads only the command line', { timeout: 180_000 }, () => {
+  it('answers --help without loading the service, its jobs, its HTTP app or the server', () => {
+    const { code, modules } = modulesLoadedByHelp('engines/caseassess/cli.ts');
+    expect(code).toBe(0);
+    expect(modules).toContain('engines/caseassess/cli.ts');
+    for (const heavy of ['engines/caseassess/index.ts', 'engines/caseassess/service.ts', 'engines/caseassess/jobs.ts', 'engines/caseassess/http.ts', 'engines/core/http/server.ts']) expect(modules).not.toContain(heavy);
+    // Of the service's own modules, only the command line and its constants.
+    expect(modules.filter((m) => m.startsWith('engines/caseassess/'))).toEqual(['engines/caseassess/cli-meta.ts', 'engines/caseassess/cli.ts']);
   });
 });

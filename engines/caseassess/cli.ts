@@ -2,13 +2,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
+// Only what parsing and --help need loads with this module: the graph, scoring, jobs and server load inside the
+// commands that use them (await import), so --help and --version answer at once.
 import { parseJsonText } from '../core/json-text.js';
-import { serveWithStore } from '../core/http/server.js';
-import { InProcessRunner } from '../core/jobs/in-process.js';
-import { createStandaloneApp } from './http.js';
-import { DEFAULT_KG_RELATIVE, defaultResourcesDir, listActors, loadKnowledgeGraph, VERSION } from './index.js';
-import { ASSESS_JOB, jobs, type AssessJobResult } from './jobs.js';
-import { caseassessService } from './service.js';
+import { VERSION } from './cli-meta.js';
+import type { AssessJobResult } from './jobs.js';
 
 export const DEFAULT_PORT = 8710;
 
@@ -39,8 +37,10 @@ const options = {
   ...STANDARD_OPTIONS,
 } as const;
 
-function kgPathOf(kg: string | undefined): string {
-  return kg === undefined ? path.join(defaultResourcesDir(), DEFAULT_KG_RELATIVE) : path.resolve(kg);
+async function kgPathOf(kg: string | undefined): Promise<string> {
+  if (kg !== undefined) return path.resolve(kg);
+  const { DEFAULT_KG_RELATIVE, defaultResourcesDir } = await import('./index.js');
+  return path.join(defaultResourcesDir(), DEFAULT_KG_RELATIVE);
 }
 
 
@@ -59,14 +59,16 @@ async function assessCommand(positionals: readonly string[], values: { kg?: stri
   const format = values.format ?? 'json';
   if (format !== 'json' && format !== 'stix') throw new UsageError('--format must be json or stix');
   const kase = readCaseFile(positionals[0] as string);
+  const [{ InProcessRunner }, { ASSESS_JOB, jobs }] = await Promise.all([import('../core/jobs/in-process.js'), import('./jobs.js')]);
   const runner = new InProcessRunner(jobs);
-  const result = (await runner.run(ASSESS_JOB, { kgPath: kgPathOf(values.kg), case: kase, format })) as AssessJobResult;
+  const result = (await runner.run(ASSESS_JOB, { kgPath: await kgPathOf(values.kg), case: kase, format })) as AssessJobResult;
   return { code: 0, stdout: `${JSON.stringify(format === 'stix' ? result.stix : result.assessment, null, 2)}\n`, stderr: '' };
 }
 
-function actorsCommand(positionals: readonly string[], values: { kg?: string | undefined; q?: string | undefined }): CliResult {
+async function actorsCommand(positionals: readonly string[], values: { kg?: string | undefined; q?: string | undefined }): Promise<CliResult> {
   if (positionals.length !== 0) throw new UsageError('actors takes no arguments');
-  const kg = loadKnowledgeGraph(kgPathOf(values.kg));
+  const { listActors, loadKnowledgeGraph } = await import('./index.js');
+  const kg = loadKnowledgeGraph(await kgPathOf(values.kg));
   const actors = listActors(kg, values.q === undefined ? {} : { q: values.q });
   return { code: 0, stdout: `${JSON.stringify(actors, null, 2)}\n`, stderr: '' };
 }
@@ -74,7 +76,13 @@ function actorsCommand(positionals: readonly string[], values: { kg?: string | u
 
 async function serveCommand(positionals: readonly string[], values: { kg?: string | undefined; host?: string | undefined; port?: string | undefined; 'allow-remote'?: boolean | undefined }): Promise<CliResult> {
   const flags = serveFlags(positionals, values, DEFAULT_PORT);
-  const kgPath = kgPathOf(values.kg);
+  const [{ loadKnowledgeGraph }, { serveWithStore }, { createStandaloneApp }, { caseassessService }] = await Promise.all([
+    import('./index.js'),
+    import('../core/http/server.js'),
+    import('./http.js'),
+    import('./service.js'),
+  ]);
+  const kgPath = await kgPathOf(values.kg);
   loadKnowledgeGraph(kgPath); // fail before listening when the graph is bad
   await serveWithStore({
     service: caseassessService,
@@ -102,7 +110,7 @@ export function main(argv: readonly string[]): Promise<CliResult> {
           case 'assess':
             return await assessCommand(rest, values);
           case 'actors':
-            return actorsCommand(rest, values);
+            return await actorsCommand(rest, values);
           case 'serve':
             return await serveCommand(rest, values);
           default:

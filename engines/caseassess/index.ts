@@ -12,7 +12,7 @@ export { validateCase } from './case.js';
 export type { KnowledgeGraph } from './kg.js';
 export { METHOD, WEIGHTS, ESTIMATIVE_BANDS, estimativeWords, type AssessOptions } from './score.js';
 
-export const VERSION = '0.1.0';
+export { VERSION } from './cli-meta.js';
 
 /** The shipped knowledge graph relative to a resources directory. */
 export const DEFAULT_KG_RELATIVE = path.join('caseassess', 'kg.json');

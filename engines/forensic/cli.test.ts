@@ -14,6 +14,7 @@ import { loadLedger } from './custody-store.js';
 import { VERSION } from './index.js';
 import { REPORT_FORMATS } from './report/index.js';
 import { INGEST_JOB, jobs } from './jobs.js';
+import { modulesLoadedByHelp } from '../core/cli-load.fixture.js';
 
 const examples = path.join(REPO_ROOT, 'resources', 'forensic', 'examples');
 const dirs: string[] = [];
@@ -436,5 +437,16 @@ describe('forensic command line: reports, scenarios, demo', () => {
     const cypher = await main(['demo', '--scenario', 'log-clearing', '--format', 'cypher']);
     expect(cypher.code).toBe(0);
     expect(cypher.stdout).toContain('MERGE (n:Story');
+  });
+});
+
+describe('forensic --help loads only the command line', { timeout: 180_000 }, () => {
+  it('answers --help without loading the service, its jobs, its HTTP app or the server', () => {
+    const { code, modules } = modulesLoadedByHelp('engines/forensic/cli.ts');
+    expect(code).toBe(0);
+    expect(modules).toContain('engines/forensic/cli.ts');
+    for (const heavy of ['engines/forensic/index.ts', 'engines/forensic/service.ts', 'engines/forensic/jobs.ts', 'engines/forensic/http.ts', 'engines/core/http/server.ts']) expect(modules).not.toContain(heavy);
+    // Of the service's own modules, only the command line and its constants.
+    expect(modules.filter((m) => m.startsWith('engines/forensic/'))).toEqual(['engines/forensic/cli-meta.ts', 'engines/forensic/cli.ts']);
   });
 });

@@ -5,7 +5,8 @@ import { VitrineError } from '../core/errors.js';
 import type { RawRecordView as RawRecordRef } from '../core/contracts/forensic.js';
 
 /** Artefact kinds, the spec's `--kind` values. */
-export const ARTIFACT_KINDS = ['evtx', 'timeline', 'memory', 'authlog', 'auditd', 'dataset-json', 'preproc'] as const;
+import { ARTIFACT_KINDS } from './cli-meta.js';
+export { ARTIFACT_KINDS };
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
 
 /** Source reliability, A (most reliable) to F (cannot be judged), after the Admiralty scale. */

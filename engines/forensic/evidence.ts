@@ -6,7 +6,8 @@ import { VitrineError } from '../core/errors.js';
 import { readFullySync } from './read-fully.js';
 
 /** Environment variable naming the folder below which evidence may be read. */
-export const EVIDENCE_ROOT_ENV = 'FORENSIC_EVIDENCE_ROOT';
+import { EVIDENCE_ROOT_ENV } from './cli-meta.js';
+export { EVIDENCE_ROOT_ENV };
 
 /** fileSha256 and every evidence read go through blocks of this size. */
 export const HASH_CHUNK_SIZE = 1024 * 1024;

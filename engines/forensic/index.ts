@@ -1,5 +1,5 @@
 // Library operations of the forensic timeline service, part 1: ingest with integrity hashing, and the custody ledger.
-export const VERSION = '0.1.0';
+export { VERSION } from './cli-meta.js';
 
 export { ARTIFACT_KINDS, ENTITY_TYPES, LOADER_RELIABILITY, RELIABILITY_GRADES, RELIABILITY_WEIGHTS, TIME_PRECISIONS, canonicalEvent, finalizeEvent, hashEvent, stableEventId, verifyEvent } from './event.js';
 export type { ArtifactKind, EventDraft, EventEntity, EventTime, ForensicEvent, RawRecordRef, ReliabilityGrade, TimePrecision } from './event.js';

@@ -28,7 +28,8 @@ export const SCENARIO_JOB = 'forensic.scenario';
 /** Events a stored case keeps for its timeline (the view's other events are its stories'; docs/forensic.md). */
 export const CASE_MAX_EVENTS = 100_000;
 /** Stories a case keeps at most. */
-export const MAX_TOP = 200;
+import { MAX_TOP } from './cli-meta.js';
+export { MAX_TOP };
 
 /** Loader options as the spec names them (utc_offset_hours is utcOffsetHours here). */
 export const loaderOptionsSchema = z.strictObject({

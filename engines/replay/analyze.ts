@@ -11,7 +11,8 @@ import { EMPTY_INDICATORS, type IndicatorSet } from './indicators.js';
 import { numberAlerts, reduceStories } from './stories.js';
 import type { AnalysisSource, CaptureSummary, ReplayAnalysis } from './types.js';
 
-export const VERSION = '0.1.0';
+import { VERSION } from './cli-meta.js';
+export { VERSION };
 
 /** What an upload may claim to be: `auto` goes by the content; `pcap`, `pcapng` and `zeek` (a conn.log, TSV or JSON) also require that format. */
 export type CaptureFormat = 'auto' | 'pcap' | 'pcapng' | 'zeek';

@@ -11,6 +11,7 @@ import { main } from './cli.js';
 import { analysisSchema, healthSchema } from './schemas.js';
 import { corpusConnLog } from './replay.fixture.js';
 import { serveOnBusyPort, withServeProcess } from '../core/cli.fixture.js';
+import { modulesLoadedByHelp } from '../core/cli-load.fixture.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'replay-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -126,5 +127,16 @@ describe('replay serve on a busy port', () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('replay: the port is in use');
     expect(r.stderr).not.toContain('internal error');
+  });
+});
+
+describe('replay --help loads only the command line', { timeout: 180_000 }, () => {
+  it('answers --help without loading the service, its jobs, its HTTP app or the server', () => {
+    const { code, modules } = modulesLoadedByHelp('engines/replay/cli.ts');
+    expect(code).toBe(0);
+    expect(modules).toContain('engines/replay/cli.ts');
+    for (const heavy of ['engines/replay/index.ts', 'engines/replay/service.ts', 'engines/replay/jobs.ts', 'engines/replay/http.ts', 'engines/core/http/server.ts']) expect(modules).not.toContain(heavy);
+    // Of the service's own modules, only the command line and its constants.
+    expect(modules.filter((m) => m.startsWith('engines/replay/'))).toEqual(['engines/replay/cli-meta.ts', 'engines/replay/cli.ts']);
   });
 });

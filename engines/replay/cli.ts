@@ -1,14 +1,9 @@
 // `replay` command line: serve the HTTP API and replay page, analyse a capture file, run the synthetic intrusion.
-import { writeOutputFile } from '../core/output-file.js';
 import path from 'node:path';
 import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
-import { serveWithStore } from '../core/http/server.js';
-import { InProcessRunner } from '../core/jobs/in-process.js';
-import { textWithoutControls } from '../core/validation.js';
-import { createStandaloneApp } from './http.js';
-import { CAPTURE_FORMATS, DEFAULT_INDICATORS_RELATIVE, defaultResourcesDir, demo, loadIndicators, MAX_BENIGN_FLOWS, VERSION } from './index.js';
-import { ANALYZE_JOB, jobs } from './jobs.js';
-import { replayService } from './service.js';
+// Only what parsing and --help need loads with this module: the analysis, jobs and server load inside the commands
+// that use them (await import), so --help and --version answer at once.
+import { MAX_BENIGN_FLOWS, VERSION } from './cli-meta.js';
 
 export const DEFAULT_PORT = 8000;
 
@@ -47,10 +42,10 @@ const options = {
 
 type Values = CliValues<typeof options>;
 
-const NAME = textWithoutControls(200);
-
-function indicatorsPathOf(file: string | undefined): string {
-  return file === undefined ? path.join(defaultResourcesDir(), DEFAULT_INDICATORS_RELATIVE) : path.resolve(file);
+async function indicatorsPathOf(file: string | undefined): Promise<string> {
+  if (file !== undefined) return path.resolve(file);
+  const { DEFAULT_INDICATORS_RELATIVE, defaultResourcesDir } = await import('./index.js');
+  return path.join(defaultResourcesDir(), DEFAULT_INDICATORS_RELATIVE);
 }
 
 
@@ -62,14 +57,20 @@ function integer(text: string | undefined, what: string, max: number): number | 
 
 async function analyzeCommand(positionals: readonly string[], values: Values): Promise<CliResult> {
   if (positionals.length !== 1) throw new UsageError('analyze takes exactly one capture file');
+  const [{ CAPTURE_FORMATS, loadIndicators }, { InProcessRunner }, { ANALYZE_JOB, jobs }, { textWithoutControls }] = await Promise.all([
+    import('./index.js'),
+    import('../core/jobs/in-process.js'),
+    import('./jobs.js'),
+    import('../core/validation.js'),
+  ]);
   const format = values.format ?? 'auto';
   if (!(CAPTURE_FORMATS as readonly string[]).includes(format)) throw new UsageError('--format must be auto, pcap, pcapng or zeek');
   const file = path.resolve(positionals[0] as string);
   // A display name, as the HTTP route takes it (1 to 200 characters, no control characters) and keeps it: the folder
   // part dropped. A name taken from the file is cut to 200 characters instead.
-  if (values.name !== undefined && !NAME.safeParse(values.name).success) throw new UsageError('--name must be 1 to 200 characters without control characters');
+  if (values.name !== undefined && !textWithoutControls(200).safeParse(values.name).success) throw new UsageError('--name must be 1 to 200 characters without control characters');
   const name = (values.name ?? path.basename(file)).replace(/^.*[\\/]/, '');
-  const indicatorsPath = indicatorsPathOf(values.indicators);
+  const indicatorsPath = await indicatorsPathOf(values.indicators);
   loadIndicators(indicatorsPath); // a bad --indicators path fails before the capture is read
   const runner = new InProcessRunner(jobs);
   const result = await runner.run(ANALYZE_JOB, { path: file, name: name.slice(0, 200) || 'capture', format, source: 'file', indicatorsPath });
@@ -78,11 +79,12 @@ async function analyzeCommand(positionals: readonly string[], values: Values): P
   return { code: 0, stdout: `${JSON.stringify(analysis, null, 2)}\n`, stderr: '' };
 }
 
-function demoCommand(positionals: readonly string[], values: Values): CliResult {
+async function demoCommand(positionals: readonly string[], values: Values): Promise<CliResult> {
   if (positionals.length !== 0) throw new UsageError('demo takes no arguments');
+  const [{ demo, loadIndicators }, { writeOutputFile }] = await Promise.all([import('./index.js'), import('../core/output-file.js')]);
   const benign = integer(values.benign, '--benign', MAX_BENIGN_FLOWS) ?? 200;
   const seed = integer(values.seed, '--seed', 2 ** 31);
-  const indicators = loadIndicators(indicatorsPathOf(values.indicators));
+  const indicators = loadIndicators(await indicatorsPathOf(values.indicators));
   const { analysis, pcap } = demo(benign, { indicators, ...(seed !== undefined ? { seed } : {}) });
   if (values.out !== undefined) {
     writeOutputFile(path.resolve(values.out), pcap, () => new UsageError('the --out file cannot be written'));
@@ -93,7 +95,13 @@ function demoCommand(positionals: readonly string[], values: Values): CliResult 
 
 async function serveCommand(positionals: readonly string[], values: Values): Promise<CliResult> {
   const flags = serveFlags(positionals, values, DEFAULT_PORT);
-  const indicatorsPath = indicatorsPathOf(values.indicators);
+  const [{ loadIndicators }, { serveWithStore }, { createStandaloneApp }, { replayService }] = await Promise.all([
+    import('./index.js'),
+    import('../core/http/server.js'),
+    import('./http.js'),
+    import('./service.js'),
+  ]);
+  const indicatorsPath = await indicatorsPathOf(values.indicators);
   loadIndicators(indicatorsPath); // fail before listening when the list cannot be read
   await serveWithStore({
     service: replayService,
@@ -120,7 +128,7 @@ export function main(argv: readonly string[]): Promise<CliResult> {
           case 'analyze':
             return await analyzeCommand(rest, values);
           case 'demo':
-            return demoCommand(rest, values);
+            return await demoCommand(rest, values);
           case 'serve':
             return await serveCommand(rest, values);
           default:

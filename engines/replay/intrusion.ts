@@ -16,7 +16,8 @@ export const DEMO_HOSTS = {
   tunnelDomain: 'tunnel-sync.example',
 } as const;
 
-export const MAX_BENIGN_FLOWS = 50_000;
+import { MAX_BENIGN_FLOWS } from './cli-meta.js';
+export { MAX_BENIGN_FLOWS };
 
 export interface IntrusionOptions {
   /** Benign background flows to mix in (0..MAX_BENIGN_FLOWS). */

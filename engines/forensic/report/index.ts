@@ -16,7 +16,8 @@ export { navigatorLayer, type CaseNavigatorLayer } from './navigator.js';
 export { loadNeo4jDriver, pushNeo4jView, relationType, viewToCypher } from './cypher.js';
 
 /** Text report formats (`--format`). */
-export const REPORT_FORMATS = ['md', 'html', 'json', 'cypher', 'navigator'] as const;
+import { REPORT_FORMATS } from '../cli-meta.js';
+export { REPORT_FORMATS };
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** spec to_json: the view as indented JSON text. */
