@@ -85,3 +85,22 @@ export function stripHashComment(line: string): string {
   const hash = line.indexOf('#', from);
   return hash < 0 ? line : line.slice(0, hash);
 }
+
+/** Whether `c` is a character of the regular-expression class `\s`. */
+export const isRegexBlank = (c: string): boolean => c !== '' && /^\s$/.test(c);
+
+/** The index after the `\s` characters from `from`. */
+export function skipRegexBlanks(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && isRegexBlank(text.charAt(i))) i++;
+  return i;
+}
+
+/** The index of the last character the regular-expression `.` does not match (a line terminator), -1 when none. */
+export function lastLineTerminator(text: string): number {
+  for (let i = text.length - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029) return i;
+  }
+  return -1;
+}

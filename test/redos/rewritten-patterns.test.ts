@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { normalizeIndicator } from '../../engines/core/findings.js';
 import { parseNumericCell } from '../../engines/core/ml/dataset.js';
+import { pep508Parts } from '../../engines/core/manifests/declared.js';
+import { keyLine } from '../../engines/core/manifests/toml-blocks.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -55,5 +57,34 @@ describe('rewritten patterns', () => {
     const b = runInChild('./engines/core/findings.ts', "'reason' in m.normalizeIndicator('url', text)", 'http://' + 'a'.repeat(150_000) + ' x');
     expect(b.timedOut).toBe(false);
     expect(b.stdout).toBe('true');
+  }, 60_000);
+});
+
+describe('manifest line readers', () => {
+  it('answer what the old patterns answered', () => {
+    const OLD_KEY = /^\s*(name|version)\s*=\s*(.*)$/;
+    const OLD_PEP508 = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(.*)$/;
+    let s = 23;
+    const next = (): number => { s = (s * 1103515245 + 12345) & 0x7fffffff; return s; };
+    const pieces = [' ', '\t', '\r', '\n', '\u2028', 'name', 'version', '=', 'a', '.', '-', '[', ']', '@', ';', '>=1'];
+    for (let i = 0; i < 80_000; i++) {
+      let t = '';
+      const n = next() % 9;
+      for (let j = 0; j < n; j++) t += pieces[next() % pieces.length] as string;
+      const k = OLD_KEY.exec(t);
+      expect(keyLine(t), JSON.stringify(t)).toEqual(k === null ? undefined : [k[1], k[2]]);
+      const p = OLD_PEP508.exec(t);
+      expect(pep508Parts(t), JSON.stringify(t)).toEqual(p === null ? undefined : { rawName: p[1], rest: p[3] });
+    }
+  });
+
+  it('finish on a long blank run before text that a lone \\r ends', () => {
+    const blanks = ' '.repeat(200_000) + 'x\r';
+    const a = runInChild('./engines/core/manifests/toml-blocks.ts', "String(m.keyLine('name =' + text))", blanks);
+    expect(a.timedOut).toBe(false);
+    expect(a.stdout).toBe('undefined');
+    const b = runInChild('./engines/core/manifests/declared.ts', "String(m.parsePep508('a' + text))", blanks);
+    expect(b.timedOut).toBe(false);
+    expect(b.stdout).toBe('undefined');
   }, 60_000);
 });

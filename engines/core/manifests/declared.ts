@@ -7,6 +7,7 @@ import { isRecord, parseError, pep503, splitLines, stripBom } from './context.js
 import { parseJsonWithLines } from './jsonlines.js';
 import type { Ecosystem, ManifestWarning } from './types.js';
 import { MAX_WARNINGS } from './types.js';
+import { lastLineTerminator, skipRegexBlanks } from '../linear-text.js';
 
 /** The declaring formats; they are not lock files, so they stay out of the pin registry (ecosystemFor is unchanged). */
 export type DeclaredFormat = 'package-json' | 'pyproject';
@@ -108,12 +109,34 @@ function urlKind(url: string): DeclaredKind {
   return 'url';
 }
 
+const NAME_START = /^[A-Za-z0-9]$/;
+const NAME_CHAR = /^[A-Za-z0-9._-]$/;
+
+/**
+ * The name and the text after the name, extras and blanks of a PEP 508 string, as
+ * /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(.*)$/ answered (groups 1 and 3), in one pass: the pattern
+ * retried every split of the blanks when a lone line terminator came later. Its greedy path leaves the latest start
+ * for the rest, so when that rest holds a terminator no other path matches.
+ */
+export function pep508Parts(text: string): { rawName: string; rest: string } | undefined {
+  const start = skipRegexBlanks(text, 0);
+  if (!NAME_START.test(text.charAt(start))) return undefined;
+  let end = start + 1;
+  while (end < text.length && NAME_CHAR.test(text.charAt(end))) end++;
+  let i = skipRegexBlanks(text, end);
+  if (text.charAt(i) === '[') {
+    const close = text.indexOf(']', i + 1);
+    if (close >= 0) i = skipRegexBlanks(text, close + 1);
+  }
+  return i > lastLineTerminator(text) ? { rawName: text.slice(start, end), rest: text.slice(i) } : undefined;
+}
+
 /** One PEP 508 string: name, extras, specifier or `@ url`, marker. */
 export function parsePep508(text: string): { name: string; rawName: string; specifier: string; kind: DeclaredKind } | undefined {
-  const m = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(.*)$/.exec(text);
-  if (!m) return undefined;
-  const rawName = m[1] as string;
-  let rest = (m[3] ?? '').trim();
+  const m = pep508Parts(text);
+  if (m === undefined) return undefined;
+  const { rawName } = m;
+  let rest = m.rest.trim();
   if (rest.startsWith('@')) {
     const url = rest.slice(1).split(';')[0]?.trim() ?? '';
     return { name: pep503(rawName), rawName, specifier: url, kind: urlKind(url) };

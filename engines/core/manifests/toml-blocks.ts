@@ -2,6 +2,7 @@
 import { parse as parseToml } from 'smol-toml';
 import { isRecord, parseError, splitLines, str, versionString } from './context.js';
 import type { ParseContext } from './context.js';
+import { lastLineTerminator, skipRegexBlanks } from '../linear-text.js';
 
 /** Lines of one [[package]] block: its header, and its own `name` and `version` keys (not a subtable's). */
 export interface PackageBlockLines {
@@ -19,7 +20,20 @@ export interface TomlLock {
 
 const PACKAGE_HEADER = /^\s*\[\[\s*package\s*\]\]\s*(?:#.*)?$/;
 const TABLE_HEADER = /^\s*\[\[?\s*([^\]\s]+)\s*\]\]?\s*(?:#.*)?$/;
-const KEY_LINE = /^\s*(name|version)\s*=\s*(.*)$/;
+/**
+ * A `name = ...` or `version = ...` line: the key and the text after the blanks that follow `=`, as
+ * /^\s*(name|version)\s*=\s*(.*)$/ answered, in one pass (the pattern retried every split of the blanks after `=`
+ * when a lone line terminator came later).
+ */
+export function keyLine(line: string): [key: 'name' | 'version', rest: string] | undefined {
+  const at = skipRegexBlanks(line, 0);
+  const key = line.startsWith('name', at) ? 'name' : line.startsWith('version', at) ? 'version' : undefined;
+  if (key === undefined) return undefined;
+  const eq = skipRegexBlanks(line, at + key.length);
+  if (line.charAt(eq) !== '=') return undefined;
+  const rest = skipRegexBlanks(line, eq + 1);
+  return rest > lastLineTerminator(line) ? [key, line.slice(rest)] : undefined;
+}
 
 /** The string a TOML scalar on a line spells, for checking the scan against the parse (basic or literal string). */
 function scalarOnLine(rest: string): string | undefined {
@@ -55,10 +69,10 @@ function scanBlocks(text: string): { header: number; name?: number; version?: nu
       continue;
     }
     if (current === undefined || inSubtable) continue;
-    const k = KEY_LINE.exec(l);
-    if (k === null) continue;
-    const which = k[1];
-    const value = scalarOnLine(k[2] ?? '');
+    const k = keyLine(l);
+    if (k === undefined) continue;
+    const [which, rest] = k;
+    const value = scalarOnLine(rest);
     if (which === 'name' && current.name === undefined) {
       current.name = i;
       if (value !== undefined) current.nameText = value;
