@@ -16,6 +16,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const REWRITES: readonly { where: string; old: RegExp; now: RegExp; alphabet: string; prefixes: readonly string[] }[] = [
   { where: 'core/ml/dataset.ts parseNumericCell', old: /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/, now: /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/, alphabet: '0123.eE+-x ', prefixes: [''] },
   { where: 'core/manifests/declared.ts poetrySpecKind', old: /^\d+(\.\d+)*([a-z0-9.+-]*)$/i, now: /^\d[a-z0-9.+-]*$/i, alphabet: '01.aZ+-* ', prefixes: ['', '1'] },
+  { where: 'pkgscan detectors-text literalExecMode', old: /^[ugoa]*\+[rwxXst]*x[rwxXst]*$/, now: { test: (m: string): boolean => /^[ugoa]*\+[rwxXst]*$/.test(m) && m.slice(m.indexOf('+')).includes('x') } as RegExp, alphabet: 'ugo+rwxXs ', prefixes: ['', '+', 'u+'] },
+  { where: 'pkgscan detectors-text chmod start', old: /^\s*\(?\s*['"`]?chmod\b/, now: /^\s*(?:\(\s*)?['"`]?chmod\b/, alphabet: ' \t(\'"`x', prefixes: ['', 'chmod', ' (chmod', '  "chmod'] },
   { where: 'core/findings.ts URL_LIKE', old: /^[a-z][a-z0-9+.-]{1,15}:\/\/[^\s/?#]+\S*$/i, now: /^[a-z][a-z0-9+.-]{1,15}:\/\/[^\s/?#]\S*$/i, alphabet: 'ab:/?# x.', prefixes: ['', 'http://', 'x+y://', 'a:/'] },
 ];
 

@@ -126,7 +126,7 @@ const hasExecBit = (v: number): boolean => Number.isInteger(v) && v >= 0 && v <=
  */
 function literalExecMode(mode: string): boolean {
   const m = mode.trim().replace(/^(['"`])(.*)\1$/, '$2').trim();
-  if (/^[ugoa]*\+[rwxXst]*x[rwxXst]*$/.test(m)) return true;
+  if (/^[ugoa]*\+[rwxXst]*$/.test(m) && m.slice(m.indexOf('+')).includes('x')) return true; // symbolic mode that adds x
   const oct = /^(?:0o|0)?([0-7]{3,4})$/i.exec(m);
   if (oct?.[1] !== undefined && /^(?:0o|0)/i.test(m)) return hasExecBit(Number.parseInt(oct[1], 8));
   if (/^[0-7]{3,4}$/.test(m) && /^(['"`])/.test(mode.trim())) return hasExecBit(Number.parseInt(m, 8));
@@ -206,7 +206,7 @@ export function chmodThenRun({ code }: DetectorInput): DetectorHit[] {
     const words = targetWords(c.target, code);
     if (words.length === 0) continue;
     // the chmod's own command (`execSync('chmod +x ' + dest)`) does not run the file
-    const started = runs.some((r) => !(r.start <= c.offset && c.offset < r.end) && !/^\s*\(?\s*['"`]?chmod\b/.test(r.text) && words.some((w) => (/^[A-Za-z_$][\w$]*$/.test(w) ? new RegExp(`(?<!\\w)${w.replace(/\$/g, '\\$')}(?![\\w$])`).test(r.text) : r.text.includes(w))));
+    const started = runs.some((r) => !(r.start <= c.offset && c.offset < r.end) && !/^\s*(?:\(\s*)?['"`]?chmod\b/.test(r.text) && words.some((w) => (/^[A-Za-z_$][\w$]*$/.test(w) ? new RegExp(`(?<!\\w)${w.replace(/\$/g, '\\$')}(?![\\w$])`).test(r.text) : r.text.includes(w))));
     if (started) hits.push({ offset: c.offset, text: c.text });
   }
   return hits;
