@@ -3,11 +3,12 @@ import { gzipSync } from 'node:zlib';
 import { packTar } from 'modern-tar';
 import * as fflate from 'fflate';
 
-/** A gzip-compressed tar of the given files. */
+/** A gzip-compressed tar of the given files. The same files give the same bytes (fixed mtime), so a test that
+ * stores one release twice sees one digest even when the clock ticks between the two builds. */
 export async function tgz(files: Readonly<Record<string, string | Uint8Array>>): Promise<Uint8Array> {
   const entries = Object.entries(files).map(([name, body]) => {
     const data = typeof body === 'string' ? new TextEncoder().encode(body) : body;
-    return { header: { name, size: data.byteLength, type: 'file' as const, mode: 0o644 }, body: data };
+    return { header: { name, size: data.byteLength, type: 'file' as const, mode: 0o644, mtime: new Date(0) }, body: data };
   });
   return new Uint8Array(gzipSync(await packTar(entries)));
 }
