@@ -1,9 +1,7 @@
 // The service platform one router instance shares: store, settings, audit chain, identity, metrics and rate limiters.
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { JobRunner } from '../core/jobs/protocol.js';
+import { processScratchDir } from '../core/scratch-dir.js';
 import type { ServiceContext } from '../core/service.js';
 import { AuditLog } from './audit/audit.js';
 import { Auth } from './auth/auth.js';
@@ -79,8 +77,8 @@ export function createPlatform(ctx: ServiceContext, overrides: Partial<PkgscanCo
       : { auth: new MemoryLimiter(r.authPerClient, r.windowMs), client: new MemoryLimiter(r.perClient, r.windowMs), user: new MemoryLimiter(r.perUser, r.windowMs) },
     resourcesDir: ctx.resourcesDir,
     // PKGSCAN_STORE_DIR: a folder every server of a team deployment reaches. Else an in-memory store (a standalone serve
-    // without VITRINE_HOME, tests) keeps its package archives in a private temporary folder.
-    dataDir: storeDirFromEnv() ?? (ctx.dataDir !== '' ? ctx.dataDir : mkdtempSync(path.join(os.tmpdir(), 'vitrine-pkgscan-'))),
+    // without VITRINE_HOME, tests) keeps its package archives in a private temporary folder, removed when the process exits.
+    dataDir: storeDirFromEnv() ?? (ctx.dataDir !== '' ? ctx.dataDir : processScratchDir('vitrine-pkgscan-')),
     startedAt: Date.now(),
   };
 }
