@@ -21,6 +21,20 @@ describe('guardedSend', () => {
     expect((sent[0] as { message: string }).message).toBe(LONG_TEXT.slice(0, LOG_MESSAGE_MAX));
   });
 
+  it('never cuts inside a surrogate pair', () => {
+    const sent: WorkerToHost[] = [];
+    const send = guardedSend((m) => sent.push(m));
+    // The limit falls between the two halves of the last emoji: the cut keeps the text before it whole.
+    const text = 'a'.repeat(LOG_MESSAGE_MAX - 1) + '\u{1F600}'.repeat(4);
+    send({ kind: 'log', level: 'error', message: text });
+    const cut = (sent[0] as { message: string }).message;
+    expect(cut).toBe('a'.repeat(LOG_MESSAGE_MAX - 1));
+    expect(cut.isWellFormed()).toBe(true);
+    // A cut that falls between two characters is the plain cut.
+    send({ kind: 'log', level: 'error', message: 'a'.repeat(LOG_MESSAGE_MAX - 2) + '\u{1F600}'.repeat(4) });
+    expect((sent[1] as { message: string }).message).toBe('a'.repeat(LOG_MESSAGE_MAX - 2) + '\u{1F600}');
+  });
+
   it('answers a result that cannot be sent with an internal error, and never throws', () => {
     const sent: WorkerToHost[] = [];
     const send = guardedSend((m) => {

@@ -2,17 +2,18 @@
 // never throws into the job or the worker's own bookkeeping.
 import { VitrineError, serializeError } from '../../engines/core/errors.js';
 import type { WorkerToHost } from '../../engines/core/jobs/protocol.js';
+import { cutText } from '../../engines/core/text-cut.js';
 import { ERROR_MESSAGE_MAX, LOG_MESSAGE_MAX, PROGRESS_MESSAGE_MAX } from './messages.js';
 
-/** A message as the host's schema takes it: texts past their limit are cut (the host would take a longer one for a protocol breach and replace the worker). */
+/** A message as the host's schema takes it: texts past their limit are cut, never inside a surrogate pair (the host would take a longer one for a protocol breach and replace the worker). */
 export function fitted(message: WorkerToHost): WorkerToHost {
   switch (message.kind) {
     case 'log':
-      return message.message.length <= LOG_MESSAGE_MAX ? message : { ...message, message: message.message.slice(0, LOG_MESSAGE_MAX) };
+      return message.message.length <= LOG_MESSAGE_MAX ? message : { ...message, message: cutText(message.message, LOG_MESSAGE_MAX) };
     case 'error':
-      return message.error.message.length <= ERROR_MESSAGE_MAX ? message : { ...message, error: { ...message.error, message: message.error.message.slice(0, ERROR_MESSAGE_MAX) } };
+      return message.error.message.length <= ERROR_MESSAGE_MAX ? message : { ...message, error: { ...message.error, message: cutText(message.error.message, ERROR_MESSAGE_MAX) } };
     case 'progress':
-      return message.message === undefined || message.message.length <= PROGRESS_MESSAGE_MAX ? message : { ...message, message: message.message.slice(0, PROGRESS_MESSAGE_MAX) };
+      return message.message === undefined || message.message.length <= PROGRESS_MESSAGE_MAX ? message : { ...message, message: cutText(message.message, PROGRESS_MESSAGE_MAX) };
     default:
       return message;
   }
