@@ -347,7 +347,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
       // each event is stored beside its whole text.
       // Each batch is the stored texts joined by SQLite into one buffer, written as it is (no string per item); a case
       // stored without lean rows has its events made lean one by one.
-      const read = (kind: CaseItemKind, base: number) => (from: number, to: number) =>
+      const readJoined = (kind: CaseItemKind, base: number) => (from: number, to: number) =>
         caseItemsJoined(ctx.db, summary.id, kind, base + from, base + to, !attributes) ?? caseItemsJson(ctx.db, summary.id, kind, base + from, base + to, !attributes);
       const { events: storyEvents, nodes, edges, stories, ...rest } = exported;
       const analysis = annotated(summary.id, { ...rest, eventsTruncated: exported.eventsTruncated || end < total, eventsPage: { offset, limit, total } } as AnalysisView);
@@ -358,12 +358,11 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
         'analysis',
         {
           stories: { items: stories },
-          events: allEvents ? { count, read: read('event', offset) } : { items: storyEvents.slice(offset, end) },
-          nodes: wholeGraph ? { count: caseItemCount(ctx.db, summary.id, 'node') ?? 0, read: read('node', 0) } : { items: nodes },
-          edges: wholeGraph ? { count: caseItemCount(ctx.db, summary.id, 'edge') ?? 0, read: read('edge', 0) } : { items: edges },
+          // The stories' events (in memory) without attributes the same way as the stored ones.
+          events: allEvents ? { count, readJoined: readJoined('event', offset) } : { items: storyEvents.slice(offset, end), ...(attributes ? {} : { map: leanEventJson }) },
+          nodes: wholeGraph ? { count: caseItemCount(ctx.db, summary.id, 'node') ?? 0, readJoined: readJoined('node', 0) } : { items: nodes },
+          edges: wholeGraph ? { count: caseItemCount(ctx.db, summary.id, 'edge') ?? 0, readJoined: readJoined('edge', 0) } : { items: edges },
         },
-        // The stories' events (in memory) without attributes the same way.
-        attributes || allEvents ? undefined : (key, json) => (key === 'events' ? leanEventJson(json) : json),
       );
     }),
   );

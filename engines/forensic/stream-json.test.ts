@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextBatch, sendStreamedJson, STREAM_BATCH, type StreamTarget } from './stream-json.js';
+import { nextBatch, sendStreamedJson, STREAM_BATCH, type StreamedArray, type StreamTarget } from './stream-json.js';
 
 /** A response that keeps what is written; `full` makes every write report a full buffer, drained at once. */
 function target(full = false): StreamTarget & { text: () => string; statusCode: number } {
@@ -15,8 +15,8 @@ function target(full = false): StreamTarget & { text: () => string; statusCode: 
       statusCode = code;
       return { type: () => undefined };
     },
-    write(chunk: string) {
-      chunks.push(chunk);
+    write(chunk: string | Uint8Array) {
+      chunks.push(typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk));
       if (full) setImmediate(() => listeners.get('drain')?.forEach((l) => l()));
       return !full;
     },
@@ -57,11 +57,10 @@ describe('sendStreamedJson', () => {
         { id: 'c', analysis: { stories: 1, extra: [1, 2] }, after: true },
         'analysis',
         {
-          events: { count: events.length, read: (from, to) => events.slice(from, to).map((e) => JSON.stringify(e)) },
+          events: { count: events.length, read: (from, to) => events.slice(from, to).map((e) => JSON.stringify(e)), map: (json) => JSON.stringify({ ...(JSON.parse(json) as object), attributes: {} }) },
           nodes: { items: nodes },
           edges: { items: [] },
         },
-        (key, json) => (key === 'events' ? JSON.stringify({ ...(JSON.parse(json) as object), attributes: {} }) : json),
       );
       expect(res.statusCode).toBe(200);
       expect(JSON.parse(res.text())).toEqual({
@@ -70,6 +69,17 @@ describe('sendStreamedJson', () => {
         after: true,
       });
     }
+  });
+
+  it('maps the texts of a string reader, and takes no map beside a joined reader (its bytes are written as they are)', async () => {
+    const joined = (from: number, to: number) => ({ bytes: new TextEncoder().encode(['{"a":1}', '{"a":2}'].slice(from, to).join(',')), count: to - from });
+    const res = target();
+    await sendStreamedJson(res, { analysis: {} }, 'analysis', { events: { count: 2, readJoined: joined } });
+    expect(JSON.parse(res.text())).toEqual({ analysis: { events: [{ a: 1 }, { a: 2 }] } });
+    // A map would be skipped for the joined bytes: the type refuses the combination.
+    // @ts-expect-error map is never beside readJoined
+    const refused: StreamedArray = { count: 2, readJoined: joined, map: (json: string) => json };
+    expect('readJoined' in refused).toBe(true);
   });
 
   it('refuses a member that is not an object', async () => {

@@ -32,12 +32,15 @@ export function nextBatch(size: number, tookMs: number, streams = 1): number {
 }
 
 /**
- * One array of the answer: items in memory, or a reader of their stored JSON texts by index range [from, to), either
- * each text apart or all of them already joined with `,` as UTF-8 bytes (written as they are; `map` is not applied).
+ * One array of the answer: items in memory, or a reader of their stored JSON texts by index range [from, to). `map`
+ * rewrites each item's JSON text (for example to drop attributes). A joined reader may give all texts of a range
+ * already joined with `,` as UTF-8 bytes, written as they are: it takes no `map` (the type says so), its reader gives
+ * the texts in their final form.
  */
 export type StreamedArray =
-  | { readonly items: readonly unknown[] }
-  | { readonly count: number; readonly read: (from: number, to: number) => readonly string[] | JoinedItems };
+  | { readonly items: readonly unknown[]; readonly map?: (json: string) => string }
+  | { readonly count: number; readonly read: (from: number, to: number) => readonly string[]; readonly map?: (json: string) => string }
+  | { readonly count: number; readonly readJoined: (from: number, to: number) => readonly string[] | JoinedItems; readonly map?: never };
 
 /** Resolves on the next turn of the event loop, or once the socket has drained when its buffer is full. */
 async function pause(res: StreamTarget, full: boolean): Promise<void> {
@@ -57,14 +60,13 @@ async function pause(res: StreamTarget, full: boolean): Promise<void> {
 
 /**
  * Sends `head` (a JSON object) with the arrays of `arrays` added to its member `into`, batch by batch:
- * `{...head, [into]: {...head[into], key: [..]}}`. `map` rewrites each item's JSON text (for example to drop attributes).
+ * `{...head, [into]: {...head[into], key: [..]}}`.
  */
 export async function sendStreamedJson(
   res: StreamTarget,
   head: Readonly<Record<string, unknown>>,
   into: string,
   arrays: Readonly<Record<string, StreamedArray>>,
-  map?: (key: string, json: string) => string,
 ): Promise<void> {
   const inner = head[into];
   if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) throw new TypeError('the streamed member must be an object');
@@ -77,7 +79,7 @@ export async function sendStreamedJson(
   try {
     // Everything up to the streamed member, then its own members (without the closing brace); the rest after the arrays.
     const open = `${outer.slice(0, at)}${JSON.stringify(into)}:${innerText.slice(0, -1)}`;
-    await writeMembers(res, open, innerText === '{}', `}${outer.slice(at + marker.length)}`, arrays, map);
+    await writeMembers(res, open, innerText === '{}', `}${outer.slice(at + marker.length)}`, arrays);
   } finally {
     active--;
   }
@@ -89,7 +91,6 @@ async function writeMembers(
   empty: boolean,
   close: string,
   arrays: Readonly<Record<string, StreamedArray>>,
-  map: ((key: string, json: string) => string) | undefined,
 ): Promise<void> {
   let full = !res.write(open);
   let first = empty;
@@ -102,7 +103,7 @@ async function writeMembers(
     for (let from = 0; from < count && !res.destroyed; ) {
       const started = performance.now();
       const to = Math.min(count, from + batch);
-      const texts = 'items' in array ? array.items.slice(from, to).map((i) => JSON.stringify(i)) : array.read(from, to);
+      const texts = 'items' in array ? array.items.slice(from, to).map((i) => JSON.stringify(i)) : 'read' in array ? array.read(from, to) : array.readJoined(from, to);
       if ('bytes' in texts) {
         // Stored texts joined by the store: no string per item, no joined string, nothing to encode.
         if (texts.count > 0) {
@@ -111,7 +112,7 @@ async function writeMembers(
         }
         written += texts.count;
       } else {
-        if (texts.length > 0) full = !res.write(`${written > 0 ? ',' : ''}${(map ? texts.map((t) => map(key, t)) : texts).join(',')}`) || full;
+        if (texts.length > 0) full = !res.write(`${written > 0 ? ',' : ''}${(array.map ? texts.map(array.map) : texts).join(',')}`) || full;
         written += texts.length;
       }
       from = to;
