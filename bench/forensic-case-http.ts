@@ -1,11 +1,16 @@
-// Measures one large case through the HTTP service: N generated dataset-json events (default 100,000) analysed, then each read. Run: node --import tsx engines/forensic/report/measure-case.ts [N]
+// `npm run bench -- forensic-case-http [events]`: one large case through forensic's HTTP service in process: N generated
+// dataset-json events (default 100,000) analysed, then each read (timeline, default detail, custody, HTML report).
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { listen } from '../../core/http/server.js';
-import { createStandaloneApp } from '../http.js';
+import { listen } from '../engines/core/http/server.js';
+import { createStandaloneApp } from '../engines/forensic/http.js';
 
-const n = Number(process.argv[2] ?? 100_000);
+const n = Number(process.argv[3] ?? 100_000);
+if (!Number.isSafeInteger(n) || n < 1) {
+  console.error('usage: npm run bench -- forensic-case-http [events, a positive whole number]');
+  process.exit(2);
+}
 const dir = mkdtempSync(path.join(tmpdir(), 'forB-big-'));
 const lines = [JSON.stringify({ format: 'vitrine.forensic.dataset', version: 1, source: 'bench' })];
 const start = Date.UTC(2024, 0, 1);
