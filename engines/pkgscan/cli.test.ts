@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import { openMemoryStore } from '../core/store.js';
+import { modulesLoadedByHelp } from '../core/cli-load.fixture.js';
 import { main, type JobWorkers } from './cli.js';
 import { jobs } from './jobs.js';
 import { PROJECT_ANALYZE_JOB, PROJECT_FINISH_JOB } from './projects/jobs.js';
@@ -139,5 +140,15 @@ describe('pkgscan command line', () => {
     expect((await main(['create-admin', '--email', 'a@b.c', '--role', 'root'], { stdin: stdin('') })).code).toBe(2);
     expect((await main(['frobnicate'], { stdin: stdin('') })).code).toBe(2);
     expect((await main(['--version'], { stdin: stdin('') })).stdout).toMatch(/^pkgscan /);
+  });
+});
+
+describe('pkgscan --help loads only the command line', { timeout: 180_000 }, () => {
+  it('answers --help without loading the platform, the store, scans, the HTTP app, the server or PostgreSQL', () => {
+    const { code, modules } = modulesLoadedByHelp('engines/pkgscan/cli.ts');
+    expect(code).toBe(0);
+    for (const heavy of ['engines/pkgscan/platform.ts', 'engines/pkgscan/http.ts', 'engines/pkgscan/service.ts', 'engines/pkgscan/db/commands.ts', 'engines/pkgscan/db/open.ts', 'engines/pkgscan/scans/scan.ts', 'engines/core/store.ts', 'engines/core/http/server.ts']) expect(modules).not.toContain(heavy);
+    // Of the service's own modules, only the command line, its text and the settings that text names.
+    expect(modules.filter((m) => m.startsWith('engines/pkgscan/'))).toEqual(['engines/pkgscan/cli-meta.ts', 'engines/pkgscan/cli.ts', 'engines/pkgscan/config.ts', 'engines/pkgscan/db/url.ts']);
   });
 });

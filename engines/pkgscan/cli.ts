@@ -3,70 +3,12 @@ import type { Database } from 'better-sqlite3';
 import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
 import type { ScanVerdict } from '../core/contracts/pkgscan.js';
 import type { JobRunner } from '../core/jobs/protocol.js';
-import { serveUntilSignal, standaloneContext } from '../core/http/server.js';
-import { validate } from '../core/validation.js';
-import { openStandaloneStore } from '../core/store.js';
 import { terminalValue } from '../core/terminal-text.js';
-import { closeSharedDatabases } from './db/open.js';
-import { applyDatabaseUrlFlag, createAdminCommand, migrateCommand, prepareSharedDatabase, STORAGE_HELP, verifyAuditCommand } from './db/commands.js';
-import { defaultResourcesDir, PASSWORD_MIN, VERSION } from './config.js';
-import { createStandaloneApp } from './http.js';
-import { createPlatform, type Platform } from './platform.js';
-import { scanDeps } from './scans/deps.js';
-import { diffReleases } from './diffs/diff.js';
-import { trainModelCommand } from './ml/train.js';
-import { runWorkerProcess } from './monitoring/worker.js';
-import { diffText } from './diffs/text.js';
-import { scanPackage, scanRequestSchema } from './scans/scan.js';
-import { pkgscanService } from './service.js';
-import { importPaths } from './sources/import.js';
-import { advisoriesCommand, ADVISORIES_HELP } from './vulns/cli.js';
-
-export const DEFAULT_PORT = 8010;
-
-const HELP = `pkgscan ${VERSION}: package security scanning service (platform: identity, users, audit, events, policies)
-
-Usage:
-  pkgscan serve [--host H] [--port P] [--allow-remote]
-      The API at /api/v1, its schema at /openapi.json, and outside production (PKGSCAN_ENV=production)
-      interactive documentation at /docs/ and /redoc. Binds 127.0.0.1:${DEFAULT_PORT} by default.
-      Data is kept in $VITRINE_HOME/vitrine.db when VITRINE_HOME is set, else in memory. Jobs (package and
-      project analyses, uploads, images, advisory files) run in worker processes, as in the workstation; with the
-      store in memory, advisory imports (which a worker writes to the store file) run in the serving process.
-  pkgscan create-admin --email ADDRESS [--role ROLE]
-      Creates a user (default role admin) in $VITRINE_HOME/vitrine.db. The password (at least ${PASSWORD_MIN}
-      characters) is read from standard input, first line; there is no default password.
-      Refuses to add a further admin when one exists unless --force is given.
-  pkgscan verify-audit [--expect-head HASH] [--expect-count N]
-      Recomputes the audit hash chain and checks its append-only triggers; prints ok or the first broken sequence
-      number, and the head hash. Record the head and count elsewhere (a ticket, a signed note) and pass them back:
-      a log whose newest entries were deleted behind dropped triggers then fails.
-  pkgscan import FILE|DIR...
-      Copies npm (.tgz) and PyPI (.whl, .tar.gz, .zip) release archives into the workstation's package store
-      (content-addressed by SHA-256); a folder is read one level deep. Nothing is unpacked or run.
-  pkgscan scan ECOSYSTEM NAME [VERSION] [--environment ENV] [--json]
-      Scans a release (npm or pypi) from the configured sources (the package store, then PKGSCAN_NPM_MIRROR /
-      PKGSCAN_PYPI_MIRROR) and decides under ENV's active policy (default prod). No VERSION: the newest known.
-      Prints the decision, risk, findings and policy reasons (--json: the whole verdict). Exit 3 when blocked.
-  pkgscan diff NAME FROM_VERSION TO_VERSION [--ecosystem npm|pypi] [--json]
-      Analyses both releases and compares them: risk, capabilities, findings new and gone, files, install-time
-      files, maintainers. Exit 3 when the newer release escalates (docs/pkgscan-diffs.md).
-  pkgscan worker [--supervised] [--tick-ms MS]
-      Runs the scheduled monitoring checks of watched packages until SIGTERM or SIGINT (docs/pkgscan-monitoring.md);
-      the state is in the store ($VITRINE_HOME/vitrine.db, or the shared database with PKGSCAN_DATABASE_URL), so a
-      restart loses nothing. The workstation starts it with --supervised: it then ends when its parent process does.
-  pkgscan train-model DIR [--output FILE]
-      Retrains the risk model from a labelled folder (a GROUND_TRUTH.json beside the archives, read as bytes only);
-      default output pkgscan/model.json in $PKGSCAN_STORE_DIR (where every server of a team reads it), else in
-      $VITRINE_HOME (docs/pkgscan-ml.md).
-${ADVISORIES_HELP}
-${STORAGE_HELP}
-  pkgscan --version | --help
-
-Environment: VITRINE_HOME (data), PKGSCAN_ENV (production hides /docs and /redoc), METRICS_TOKEN (bearer for /metrics),
-PKGSCAN_NPM_MIRROR and PKGSCAN_PYPI_MIRROR (lab mirrors), PKGSCAN_INTERNAL_NAMESPACES (e.g. @acme/,acme-).
-Exit codes: 0 success (a scan that allows or warns), 1 failure (or a broken audit chain), 2 invalid arguments or
-input, 3 a scan whose decision is block or a diff that escalates, 4 an advisory lookup whose answer is partial or unavailable (unknown).`;
+// --help and --version need only the text and the version: the store, platform, scans, servers and jobs load in the
+// commands that use them (await import), so they answer at once.
+import { DEFAULT_PORT, HELP } from './cli-meta.js';
+import { VERSION } from './config.js';
+import type { Platform } from './platform.js';
 
 const options = {
   email: { type: 'string' },
@@ -112,6 +54,15 @@ export interface CliIo {
 async function serve(rest: readonly string[], values: { host?: string | undefined; port?: string | undefined; 'allow-remote'?: boolean | undefined }, io: CliIo): Promise<CliResult> {
   const flags = serveFlags(rest, values, DEFAULT_PORT);
   const home = process.env['VITRINE_HOME'];
+  const [{ prepareSharedDatabase }, { openStandaloneStore }, { pkgscanService }, { serveUntilSignal }, { createStandaloneApp }, { defaultResourcesDir }, { closeSharedDatabases }] = await Promise.all([
+    import('./db/commands.js'),
+    import('../core/store.js'),
+    import('./service.js'),
+    import('../core/http/server.js'),
+    import('./http.js'),
+    import('./config.js'),
+    import('./db/open.js'),
+  ]);
   await prepareSharedDatabase();
   const db = io.db ?? openStandaloneStore([pkgscanService], home);
   let platform: Platform | undefined;
@@ -150,8 +101,15 @@ async function serve(rest: readonly string[], values: { host?: string | undefine
 }
 
 /** The platform of a command that works on the workstation's store: in-process jobs, $VITRINE_HOME as the data folder. */
-function cliPlatform(io: CliIo): { platform: Platform; close: () => void } {
+async function cliPlatform(io: CliIo): Promise<{ platform: Platform; close: () => void }> {
   const home = storeHome();
+  const [{ openStandaloneStore }, { standaloneContext }, { pkgscanService }, { createPlatform }, { defaultResourcesDir }] = await Promise.all([
+    import('../core/store.js'),
+    import('../core/http/server.js'),
+    import('./service.js'),
+    import('./platform.js'),
+    import('./config.js'),
+  ]);
   const db = io.db ?? openStandaloneStore([pkgscanService], home);
   const platform = createPlatform(standaloneContext(pkgscanService, { db, dataDir: home, resourcesDir: defaultResourcesDir() }, defaultResourcesDir));
   return { platform, close: () => (io.db === undefined ? db.close() : undefined) };
@@ -163,8 +121,9 @@ function cliPlatform(io: CliIo): { platform: Platform; close: () => void } {
  * are written and every pool is closed (an open pool would keep the process alive).
  */
 async function withCliPlatform(io: CliIo, run: (platform: Platform) => Promise<CliResult>): Promise<CliResult> {
+  const [{ prepareSharedDatabase }, { closeSharedDatabases }] = await Promise.all([import('./db/commands.js'), import('./db/open.js')]);
   await prepareSharedDatabase();
-  const { platform, close } = cliPlatform(io);
+  const { platform, close } = await cliPlatform(io);
   try {
     return await run(platform);
   } finally {
@@ -179,6 +138,7 @@ async function withCliPlatform(io: CliIo, run: (platform: Platform) => Promise<C
 
 async function importCommand(rest: readonly string[], io: CliIo): Promise<CliResult> {
   if (rest.length === 0) throw new UsageError('import needs at least one FILE or DIR');
+  const { importPaths } = await import('./sources/import.js');
   return withCliPlatform(io, async (platform) => {
     // Into the store index of the configured backend (the shared database with PKGSCAN_DATABASE_URL), archives into
     // the data folder (PKGSCAN_STORE_DIR when set), as an upload would be.
@@ -215,6 +175,7 @@ export function verdictText(v: ScanVerdict): string {
 async function scanCommand(rest: readonly string[], values: { environment?: string | undefined; json?: boolean | undefined }, io: CliIo): Promise<CliResult> {
   if (rest.length < 2 || rest.length > 3) throw new UsageError('scan takes ECOSYSTEM NAME [VERSION]');
   const [ecosystem, name, version] = rest as [string, string, string | undefined];
+  const [{ validate }, { scanPackage, scanRequestSchema }, { scanDeps }] = await Promise.all([import('../core/validation.js'), import('./scans/scan.js'), import('./scans/deps.js')]);
   const request = validate(scanRequestSchema, { ecosystem, name, ...(version !== undefined ? { version } : {}), ...(values.environment !== undefined ? { environment: values.environment } : {}) }, 'scan request');
   return withCliPlatform(io, async (platform) => {
     const verdict = await scanPackage(platform, scanDeps(platform), request, 'system', null);
@@ -225,6 +186,7 @@ async function scanCommand(rest: readonly string[], values: { environment?: stri
 async function diffCommand(rest: readonly string[], values: { ecosystem?: string | undefined; json?: boolean | undefined }, io: CliIo): Promise<CliResult> {
   if (rest.length !== 3) throw new UsageError('diff takes NAME FROM_VERSION TO_VERSION');
   const [name, from_version, to_version] = rest as [string, string, string];
+  const [{ diffReleases }, { diffText }, { scanDeps }] = await Promise.all([import('./diffs/diff.js'), import('./diffs/text.js'), import('./scans/deps.js')]);
   return withCliPlatform(io, async (platform) => {
     const d = await diffReleases(platform, scanDeps(platform), { name, from_version, to_version, ...(values.ecosystem !== undefined ? { ecosystem: values.ecosystem } : {}) }, 'system', null);
     return { code: d.escalated ? 3 : 0, stdout: values.json === true ? `${JSON.stringify(d, null, 2)}\n` : diffText(d), stderr: '' };
@@ -235,6 +197,7 @@ async function workerCommand(rest: readonly string[], values: { supervised?: boo
   if (rest.length !== 0) throw new UsageError('worker takes no arguments');
   const tick = values['tick-ms'];
   if (tick !== undefined && !/^\d{2,9}$/.test(tick)) throw new UsageError('--tick-ms must be a whole number of milliseconds, at least 10');
+  const [{ runWorkerProcess }, { scanDeps }] = await Promise.all([import('./monitoring/worker.js'), import('./scans/deps.js')]);
   return withCliPlatform(io, async (platform) => {
     const stats = await runWorkerProcess(platform, scanDeps(platform), { supervised: values.supervised === true, ...(tick !== undefined ? { tickMs: Number(tick) } : {}) });
     return { code: 0, stdout: '', stderr: `pkgscan worker: stopped after ${stats.checks} checks\n` };
@@ -249,15 +212,16 @@ export function main(argv: readonly string[], io: CliIo = { stdin: process.stdin
       version: VERSION,
       help: HELP,
       options,
-      dispatch(command, rest, values) {
-        applyDatabaseUrlFlag(values['database-url']);
+      async dispatch(command, rest, values) {
+        const storage = await import('./db/commands.js');
+        storage.applyDatabaseUrlFlag(values['database-url']);
         switch (command) {
           case 'migrate':
-            return migrateCommand(rest, values, io);
+            return storage.migrateCommand(rest, values, io);
           case 'serve':
             return serve(rest, values, io);
           case 'create-admin':
-            return createAdminCommand(rest, values, io);
+            return storage.createAdminCommand(rest, values, io);
           case 'import':
             return importCommand(rest, io);
           case 'scan':
@@ -265,14 +229,14 @@ export function main(argv: readonly string[], io: CliIo = { stdin: process.stdin
           case 'worker':
             return workerCommand(rest, values, io);
           case 'train-model':
-            return trainModelCommand(rest, values, io);
+            return (await import('./ml/train.js')).trainModelCommand(rest, values, io);
           case 'diff':
             return diffCommand(rest, values, io);
           case 'advisories':
-            return advisoriesCommand(rest, values, io.db !== undefined ? { db: io.db } : {});
+            return (await import('./vulns/cli.js')).advisoriesCommand(rest, values, io.db !== undefined ? { db: io.db } : {});
           case 'verify-audit':
             if (rest.length !== 0) throw new UsageError('verify-audit takes no arguments');
-            return verifyAuditCommand(values, io);
+            return storage.verifyAuditCommand(values, io);
           default:
             throw new UsageError('unknown command');
         }

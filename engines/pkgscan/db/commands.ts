@@ -15,14 +15,6 @@ import { closeSharedDatabases, sharedDatabase } from './open.js';
 import type { AsyncDb } from './types.js';
 import { DATABASE_URL_ENV, databaseUrl, redactedUrl } from './url.js';
 
-export const STORAGE_HELP = `  pkgscan migrate [--status]
-      Brings the store to the newest schema (PostgreSQL: every pending migration in one transaction under an advisory
-      lock, so servers starting at once migrate once; SQLite migrates whenever it is opened). --status only lists the
-      migrations, applied or pending, and changes nothing.
-  --database-url postgres://USER@HOST/DB (or ${DATABASE_URL_ENV}) puts the users, refresh tokens, the failed-login
-      lock-out, the audit chain and the monitoring leases of every command in that PostgreSQL database
-      (docs/pkgscan-deployment.md); without it everything stays in $VITRINE_HOME/vitrine.db.`;
-
 export interface StorageIo {
   readonly stdin: NodeJS.ReadableStream;
   /** The SQLite store (tests pass an in-memory one); default $VITRINE_HOME/vitrine.db. */

@@ -17,16 +17,6 @@ import { advisoriesOf } from './advisories.js';
 /** The audit actor of imports run from the command line (the operating-system user is not a workstation user). */
 const CLI_ACTOR = 'cli';
 
-export const ADVISORIES_HELP = `  pkgscan advisories import PATH... [--json]
-      Imports advisory files into the workstation's store (the shared database with PKGSCAN_DATABASE_URL), each detected by content: OSV records, folders of them
-      and per-ecosystem all.zip exports (GHSA and MAL- records included), CISA KEV JSON or CSV, EPSS CSV (plain or
-      gzip), NVD CVE JSON 2.0. Re-importing is idempotent. Bad records are counted warnings; exit 1 if a file fails.
-  pkgscan advisories status [--json]
-      Per source (osv:<ecosystem>, kev, epss, nvd): records, last import, data date, age, staleness.
-  pkgscan advisories lookup ECOSYSTEM NAME VERSION [--json]
-      The advisories affecting a package version (OSV ecosystem names: npm, PyPI, Go, Debian:12, ...), with the
-      status ok, partial or unavailable. Exit 4 when the answer is not complete (partial or unavailable).`;
-
 export interface AdvisoriesIo {
   /** The store (tests pass an in-memory one); default $VITRINE_HOME/vitrine.db. */
   readonly db?: Database;
