@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import express from 'express';
 import { listen } from '../core/http/server.js';
+import { modulesLoadedByHelp } from '../core/cli-load.fixture.js';
 import { main } from './cli.js';
 import { parseFlowCsv } from './data/csv.js';
 import { jobs, RUN_JOB, SCORE_JOB, SEEDS_JOB, STEAL_JOB } from './jobs.js';
@@ -110,5 +111,14 @@ describe('flowdet command line', () => {
   it('the descriptor lists the jobs', () => {
     expect(Object.keys(jobs)).toEqual([RUN_JOB, SEEDS_JOB, STEAL_JOB, SCORE_JOB]);
     expect(flowdetService).toMatchObject({ name: 'flowdet', workspace: 'Flows' });
+  });
+});
+
+describe('flowdet --help loads only the command line', { timeout: 180_000 }, () => {
+  it('answers --help without loading the studies, the model bundle, the jobs, the HTTP app or the server', () => {
+    const { code, modules } = modulesLoadedByHelp('engines/flowdet/cli.ts');
+    expect(code).toBe(0);
+    for (const heavy of ['engines/flowdet/jobs.ts', 'engines/flowdet/bundle.ts', 'engines/flowdet/http.ts', 'engines/flowdet/data/datasets.ts', 'engines/core/http/server.ts', 'engines/core/ml/index.ts']) expect(modules).not.toContain(heavy);
+    expect(modules.filter((m) => m.startsWith('engines/flowdet/'))).toEqual(['engines/flowdet/cli.ts', 'engines/flowdet/version.ts']);
   });
 });

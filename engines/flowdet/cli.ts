@@ -6,16 +6,12 @@ import { runCommandLine, runIfMain, parsePort, SERVE_OPTIONS, STANDARD_OPTIONS, 
 import { ownEntry } from '../core/own.js';
 import { terminalValue } from '../core/terminal-text.js';
 import { isLoopbackHost } from '../core/http/security.js';
-import { serveUntilSignal } from '../core/http/server.js';
-import { InProcessRunner } from '../core/jobs/in-process.js';
-import { loadBundle } from './bundle.js';
-import { DATA_DIR_VARIABLE } from './data/datasets.js';
-import { syntheticCsv, syntheticFlows } from './data/synthetic.js';
-import { createStandaloneApp } from './http.js';
-import { jobs, RUN_JOB, SEEDS_JOB, STEAL_JOB, type RunJobResult } from './jobs.js';
+import type { RunJobResult } from './jobs.js';
 import type { SeedReport } from './studies/seeds.js';
 import type { StealReport } from './studies/steal.js';
-import { VERSION } from './version.js';
+// --help and --version need only the text and these constants: the studies, the model bundle, the server and the
+// jobs load in the commands that use them (await import), so they answer at once.
+import { DATA_DIR_VARIABLE, VERSION } from './version.js';
 
 export const DEFAULT_PORT = 8730;
 /** Most flows `generate` writes. */
@@ -144,12 +140,18 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly (keyof typeof options)[]
   serve: ['model', 'host', 'port', 'allow-remote'],
 };
 
+/** The study jobs, run in this process. */
+async function studyRunner() {
+  const [{ InProcessRunner }, { jobs, RUN_JOB, SEEDS_JOB, STEAL_JOB }] = await Promise.all([import('../core/jobs/in-process.js'), import('./jobs.js')]);
+  return { runner: new InProcessRunner(jobs), RUN_JOB, SEEDS_JOB, STEAL_JOB };
+}
+
 async function runCmd(rest: string[], v: Values): Promise<CliResult> {
   if (rest.length > 0) throw new UsageError('run takes no positional arguments');
   const data = dataArg(v.data);
   const seed = intArg(v.seed, '--seed', 0);
   const out = outDirArg(v.out);
-  const runner = new InProcessRunner(jobs);
+  const { runner, RUN_JOB } = await studyRunner();
   const log: string[] = [];
   const r = (await runner.run(
     RUN_JOB,
@@ -176,7 +178,7 @@ async function seedsCmd(rest: string[], v: Values): Promise<CliResult> {
   if (seeds.length < 2) throw new UsageError('--seeds needs at least two seeds');
   if (new Set(seeds).size !== seeds.length) throw new UsageError('--seeds must be distinct (a repeated seed repeats the same run and narrows the interval without new evidence)');
   const out = outDirArg(v.out);
-  const runner = new InProcessRunner(jobs);
+  const { runner, SEEDS_JOB } = await studyRunner();
   const r = (await runner.run(SEEDS_JOB, { data, seeds, adv: v.adv === true, quick: v.quick === true, outDir: out })) as SeedReport;
   const f1 = r.metrics.filter((m) => m.metric === 'f1').map((m) => `  ${m.detector.padEnd(14)} F1 ${m.mean.toFixed(4)} (95 % CI ${m.interval.lower.toFixed(4)} to ${m.interval.upper.toFixed(4)})`);
   return { code: 0, stdout: `flowdet: ${r.seeds.length} seeds on ${terminalValue(r.dataset)}\n${f1.join('\n')}\n  wrote ${out}/seeds.json, seeds.md\n`, stderr: '' };
@@ -186,16 +188,17 @@ async function stealCmd(rest: string[], v: Values): Promise<CliResult> {
   if (rest.length > 0) throw new UsageError('steal takes no positional arguments');
   const budgets = listArg(v.budgets, '--budgets');
   const eps = listArg(v.eps, '--eps');
-  const runner = new InProcessRunner(jobs);
+  const { runner, STEAL_JOB } = await studyRunner();
   const out = v.out !== undefined ? outDirArg(v.out) : undefined;
   const r = (await runner.run(STEAL_JOB, { data: dataArg(v.data), quick: v.quick === true, seed: intArg(v.seed, '--seed', 0), ...(budgets ? { budgets } : {}), ...(eps ? { eps } : {}), ...(out ? { outDir: out } : {}) })) as StealReport;
   return { code: 0, stdout: `${JSON.stringify(r, null, 2)}\n`, stderr: '' };
 }
 
-function generateCmd(rest: string[], v: Values): CliResult {
+async function generateCmd(rest: string[], v: Values): Promise<CliResult> {
   if (rest.length > 0) throw new UsageError('generate takes no positional arguments');
   const n = intArg(need(v.n, '--n'), '--n', 0, 1, MAX_GENERATE);
   const out = path.resolve(need(v.out, '--out'));
+  const { syntheticCsv, syntheticFlows } = await import('./data/synthetic.js');
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, syntheticCsv(syntheticFlows(n, { seed: intArg(v.seed, '--seed', 0) })));
   return { code: 0, stdout: `flowdet: wrote ${n} synthetic flows\n`, stderr: '' };
@@ -209,6 +212,7 @@ async function serveCmd(rest: string[], v: Values): Promise<CliResult> {
   if (v.host !== undefined && !isLoopbackHost(v.host) && v['allow-remote'] !== true) throw new UsageError('binding a non-loopback address needs --allow-remote (the API has no authentication)');
   // A busy port is said at once, before the model is read.
   await probePort(v.host, port);
+  const [{ loadBundle }, { serveUntilSignal }, { createStandaloneApp }] = await Promise.all([import('./bundle.js'), import('../core/http/server.js'), import('./http.js')]);
   // Refuse a bundle of another format or a damaged one before listening.
   const bundle = loadBundle(modelPath);
   await serveUntilSignal({
@@ -244,7 +248,7 @@ export function main(argv: readonly string[]): Promise<CliResult> {
           case 'steal':
             return await stealCmd(rest, v);
           case 'generate':
-            return generateCmd(rest, v);
+            return await generateCmd(rest, v);
           case 'serve':
             return await serveCmd(rest, v);
           default:

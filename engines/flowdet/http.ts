@@ -10,13 +10,13 @@ import { abortOnClientClose, jsonBody, parseBody, parseQuery, route } from '../c
 import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
 import type { ServiceContext } from '../core/service.js';
 import type { ModelBundle } from './bundle.js';
-import { datasetAvailability, DATA_DIR_VARIABLE } from './data/datasets.js';
+import { datasetAvailability } from './data/datasets.js';
 import { schemaOf } from './data/schema.js';
 import { bundleAt, RUN_JOB, SCORE_JOB, SEEDS_JOB, STEAL_JOB } from './jobs.js';
 import { openApiDocument } from './openapi.js';
 import { MAX_EXPLAIN_FLOWS, MAX_SCORE_BODY_BYTES, MAX_SCORE_FLOWS, scoreRequestSchema, type ScoreResponse } from './score.js';
 import { describeSchema } from './studies/run.js';
-import { VERSION } from './version.js';
+import { DATA_DIR_VARIABLE, VERSION } from './version.js';
 import { flowdetService } from './service.js';
 import { findResourcesDir } from '../core/resources.js';
 

@@ -2,7 +2,8 @@
 export { VERSION } from './version.js';
 export * from './data/schema.js';
 export { parseFlowCsv, readFlowCsvFile, inferLayout, concatTables, dayFromName, featureResolver, type FlowTable, type FlowFormat, type FlowCsvOptions, type CleaningCounts } from './data/csv.js';
-export { loadData, recomputeDerived, datasetAvailability, driftSplit, stratified7030, DATA_DIR_VARIABLE, UNSW_RAW_HEADER, UNSW_TRAIN_FILE, UNSW_TEST_FILE, type LoadedData, type LoadOptions } from './data/datasets.js';
+export { loadData, recomputeDerived, datasetAvailability, driftSplit, stratified7030, UNSW_RAW_HEADER, UNSW_TRAIN_FILE, UNSW_TEST_FILE, type LoadedData, type LoadOptions } from './data/datasets.js';
+export { DATA_DIR_VARIABLE } from './version.js';
 export { syntheticFlows, syntheticCsv, type SyntheticFlowOptions } from './data/synthetic.js';
 export { isValid, violations, projectInPlace, projectMatrix, deriveInPlace, followInPlace, invalidRows, DEFAULT_TOLERANCE, type Violation, type ValidityOptions } from './constraints/validity.js';
 export { trainDetector, scoreDetector, scoreEnsemble, fitLogScaler, logFeatures, probabilityGradientZ, isDifferentiable, type Detector, type DetectorKind, type Ensemble, type LogScaler } from './detectors/models.js';

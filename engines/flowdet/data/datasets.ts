@@ -3,12 +3,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Random, stratifiedSplit } from '../../core/ml/index.js';
 import { VitrineError } from '../../core/errors.js';
+import { DATA_DIR_VARIABLE } from '../version.js';
 import { deriveInPlace } from '../constraints/validity.js';
 import { concatTables, dayFromName, readFlowCsvFile, type FlowCsvOptions, type FlowTable } from './csv.js';
 import { syntheticFlows } from './synthetic.js';
-
-/** Environment variable naming the folder that holds `cicids2017/` and `unsw_nb15/`. */
-export const DATA_DIR_VARIABLE = 'FLOWDET_DATA';
 
 /** Column names of UNSW-NB15's raw partitions UNSW-NB15_1..4.csv, which have no header line (from NUSW-NB15_features.csv). */
 export const UNSW_RAW_HEADER: readonly string[] = [
