@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora, REPO_ROOT } from '../../test/corpora.js';
+import { modulesLoadedByHelp } from '../core/cli-load.fixture.js';
 import { main } from './cli.js';
 import { DEMO_SHA } from './synth.js';
 import { serveOnBusyPort, withServeProcess } from '../core/cli.fixture.js';
@@ -302,5 +303,14 @@ describe('provgate serve trusting the store alone', () => {
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
+  });
+});
+
+describe('provgate --help loads only the command line', { timeout: 180_000 }, () => {
+  it('answers --help without loading the gate, the keys, the store, the jobs, the HTTP app or the server', () => {
+    const { code, modules } = modulesLoadedByHelp('engines/provgate/cli.ts');
+    expect(code).toBe(0);
+    for (const heavy of ['engines/provgate/cli-commands.ts', 'engines/provgate/index.ts', 'engines/provgate/keys.ts', 'engines/provgate/jobs.ts', 'engines/provgate/http.ts', 'engines/core/store.ts', 'engines/core/http/server.ts']) expect(modules).not.toContain(heavy);
+    expect(modules.filter((m) => m.startsWith('engines/provgate/'))).toEqual(['engines/provgate/cli-meta.ts', 'engines/provgate/cli.ts']);
   });
 });

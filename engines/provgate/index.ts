@@ -13,7 +13,7 @@ import { findResourcesDir } from '../core/resources.js';
 
 export type { GraphDocument } from '../core/contracts/provgate.js';
 
-export const VERSION = '0.1.0';
+export { VERSION } from './cli-meta.js';
 
 /** The explorer page relative to a resources directory. */
 export const EXPLORER_RELATIVE = path.join('provgate', 'explorer');

@@ -10,7 +10,9 @@ import type { ScenarioName } from '../core/contracts/provgate.js';
 export type { ScenarioName } from '../core/contracts/provgate.js';
 import { makePurl } from './purl.js';
 
-export const SCENARIOS = ['clean', 'malicious-dep', 'cve-origin', 'unreachable', 'tampered', 'unsigned-missing'] as const satisfies readonly ScenarioName[];
+import { SCENARIOS } from './cli-meta.js';
+
+export { SCENARIOS };
 
 /** The verdict each scenario must produce (what `demo` checks). */
 export const EXPECTED_VERDICTS: Readonly<Record<ScenarioName, Verdict>> = {
