@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { marked, type Token, type Tokens } from 'marked';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main as attribMain } from '../engines/attrib/cli.js';
-import { attributionText } from '../engines/attrib/cli.js';
+import { attributionText } from '../engines/attrib/cli-commands.js';
 import type { Attribution } from '../engines/core/contracts/attrib.js';
 import type { ScanVerdict } from '../engines/core/contracts/pkgscan.js';
 import type { LookupResult } from '../engines/core/contracts/pkgscan-vulns.js';

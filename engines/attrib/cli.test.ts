@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { validateStixObject } from '../core/stix.js';
+import { modulesLoadedByHelp } from '../core/cli-load.fixture.js';
 import { main } from './cli.js';
 import { defaultResourcesDir } from './index.js';
 import { corporaDir } from './kb/build.js';
@@ -226,5 +227,14 @@ describe('attrib serve on a busy port', () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('attrib: the port is in use');
     expect(r.stderr).not.toContain('internal error');
+  });
+});
+
+describe('attrib --help loads only the command line', { timeout: 180_000 }, () => {
+  it('answers --help without loading the engines, the knowledge base, the HTTP app, the server or the store', () => {
+    const { code, modules } = modulesLoadedByHelp('engines/attrib/cli.ts');
+    expect(code).toBe(0);
+    for (const heavy of ['engines/attrib/cli-commands.ts', 'engines/attrib/analysis.ts', 'engines/attrib/index.ts', 'engines/attrib/http.ts', 'engines/attrib/kb/kb.ts', 'engines/core/http/server.ts', 'engines/core/store.ts']) expect(modules).not.toContain(heavy);
+    expect(modules.filter((m) => m.startsWith('engines/attrib/'))).toEqual(['engines/attrib/cli-meta.ts', 'engines/attrib/cli.ts', 'engines/attrib/limits.ts']);
   });
 });

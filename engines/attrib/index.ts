@@ -15,10 +15,4 @@ export {
 } from './ach/scenario.js';
 export type * from '../core/contracts/ach.js';
 
-export const VERSION = '0.1.0';
-
-/** Largest request body the HTTP API reads: the spec's 1 MB, read as 10^6 bytes since it writes MiB where it means 2^20. */
-export const MAX_BODY_BYTES = 1_000_000;
-
-/** Longest report text POST /extract takes. */
-export const MAX_TEXT_CHARS = 500_000;
+export { MAX_BODY_BYTES, MAX_TEXT_CHARS, VERSION } from './limits.js';

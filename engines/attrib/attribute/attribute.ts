@@ -8,8 +8,10 @@ import { extract } from '../extract/extract.js';
 import { findSoftware } from '../extract/software.js';
 import { readJsonFile, type AttackKb } from '../kb/kb.js';
 import { cosine as textCosine, procedureIndex, reportVector } from './procedures.js';
+import { DEFAULT_SHORTLIST } from '../limits.js';
 
-export const DEFAULT_SHORTLIST = 8;
+export { DEFAULT_SHORTLIST };
+
 /** The parts of the score, in the order reasons list them. */
 export const PART_KINDS = ['techniques', 'software', 'procedures', 'infrastructure', 'time'] as const;
 export type PartKind = (typeof PART_KINDS)[number];

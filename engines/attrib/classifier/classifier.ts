@@ -10,12 +10,13 @@ import type { GbdtModel } from '../../core/ml/gbdt.js';
 import { validate } from '../../core/validation.js';
 import { readJsonFile, type AttackKb } from '../kb/kb.js';
 import { rerankCandidates, rerankIndex, type RerankIndex, type TechniqueTexts } from './rerank.js';
+import { DEFAULT_THRESHOLD } from '../limits.js';
+
+export { DEFAULT_THRESHOLD };
 
 export const CLASSIFIER_FORMAT = 'vitrine-attrib-classifier/1';
 /** The shipped model's file name in resources/attrib/ (trained by classifier/build.ts). */
 export const SHIPPED_CLASSIFIER_FILE = 'technique-classifier.json.gz';
-/** Probability the top label needs before extraction reports it (the spec's training default). */
-export const DEFAULT_THRESHOLD = 0.8;
 /** Weight values of the model file are rounded to this many decimals; smaller ones are dropped. */
 const WEIGHT_DECIMALS = 2;
 /** Upper bound on weights (labels times features), which bounds memory while training. */

@@ -5,8 +5,10 @@ import { VitrineError } from '../../core/errors.js';
 import type { TechniqueClassifier } from '../classifier/classifier.js';
 import { extract } from '../extract/extract.js';
 import type { AttackKb } from '../kb/kb.js';
+import { DEFAULT_CLUSTER_THRESHOLD } from '../limits.js';
 
-export const DEFAULT_CLUSTER_THRESHOLD = 0.3;
+export { DEFAULT_CLUSTER_THRESHOLD };
+
 /** More reports than this in one call is refused (pairwise similarity is quadratic). */
 export const MAX_CLUSTER_REPORTS = 2000;
 

@@ -6,8 +6,9 @@ import type { AttackKb } from '../kb/kb.js';
 import { extractIndicators } from './indicators.js';
 import { findTechniqueIds, findTechniqueNames, findTechniquePhrases, splitSentences } from './techniques.js';
 
-/** The spec's limit on one submitted text. */
-export const MAX_TEXT_CHARS = 500_000;
+import { MAX_TEXT_CHARS } from '../limits.js';
+
+export { MAX_TEXT_CHARS };
 
 export interface ExtractOptions {
   /** Adds the classifier's top label of each sentence when its probability reaches the model's extraction threshold. */
