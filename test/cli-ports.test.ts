@@ -5,7 +5,7 @@ import { DEFAULT_PORT as attrib } from '../engines/attrib/cli-meta.js';
 import { DEFAULT_PORT as caseassess } from '../engines/caseassess/cli.js';
 import { DEFAULT_PORT as flowdet } from '../engines/flowdet/cli.js';
 import { DEFAULT_PORT as forensic } from '../engines/forensic/cli-meta.js';
-import { DEFAULT_PORT as petriage } from '../engines/petriage/cli.js';
+import { DEFAULT_PORT as petriage } from '../engines/petriage/cli-meta.js';
 import { DEFAULT_PORT as pkgscan } from '../engines/pkgscan/cli-meta.js';
 import { DEFAULT_PORT as provgate } from '../engines/provgate/cli-meta.js';
 import { DEFAULT_PORT as replay } from '../engines/replay/cli.js';

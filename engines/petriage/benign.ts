@@ -4,8 +4,9 @@ import path from 'node:path';
 import { benignSamples, isPe, MANIFEST_FILE, readBenignDirectory } from './corpus.js';
 import type { CorpusFile } from './rulegen.js';
 
-/** Size and seed of the default benign corpus: synthetic benign look-alikes, another seed than the demo model's training set. */
-export const DEFAULT_BENIGN = { count: 100, seed: 1 } as const;
+import { DEFAULT_BENIGN } from './resources.js';
+
+export { DEFAULT_BENIGN };
 
 /** Where a benign corpus comes from: the synthetic default, and/or a directory of files. */
 export interface BenignSource {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../test/corpora.js';
 import { withServeProcess } from '../core/cli.fixture.js';
+import { modulesLoadedByHelp } from '../core/cli-load.fixture.js';
 import { main } from './cli.js';
 import { familySamples } from './corpus.js';
 import { parseModel } from './model.js';
@@ -138,5 +139,14 @@ describe('petriage command line', { timeout: 180_000 }, () => {
       expect((await fetch(`${url}/docs/`)).status).toBe(200);
     });
     expect(served.code).toBe(0);
+  });
+});
+
+describe('petriage --help loads only the command line', { timeout: 180_000 }, () => {
+  it('answers --help without loading the dissector, the models, the corpora, the HTTP app, the server or the store', () => {
+    const { code, modules } = modulesLoadedByHelp('engines/petriage/cli.ts');
+    expect(code).toBe(0);
+    for (const heavy of ['engines/petriage/cli-commands.ts', 'engines/petriage/analyze.ts', 'engines/petriage/benign.ts', 'engines/petriage/corpus.ts', 'engines/petriage/http.ts', 'engines/core/http/server.ts', 'engines/core/store.ts']) expect(modules).not.toContain(heavy);
+    expect(modules.filter((m) => m.startsWith('engines/petriage/'))).toEqual(['engines/petriage/cli-meta.ts', 'engines/petriage/cli.ts', 'engines/petriage/resources.ts']);
   });
 });

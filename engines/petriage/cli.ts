@@ -1,98 +1,15 @@
 // `petriage` command line: gen-corpus, train, analyze, scan, serve, demo, --version; each command with its own --help.
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeError as describe, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, terminalResult, UsageError, type CliResult, type CliValues } from '../core/cli.js';
+import { describeError as describe, runIfMain, SERVE_OPTIONS, STANDARD_OPTIONS, terminalResult, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import { VitrineError } from '../core/errors.js';
 import { guardRegExpBacktracking } from '../core/regexp-guard.js';
-import { writeOutputFile } from '../core/output-file.js';
 import { ownEntry } from '../core/own.js';
-import { serializeGbdtModel } from '../core/ml/model.js';
-import { serveWithStore } from '../core/http/server.js';
-import { InProcessRunner } from '../core/jobs/in-process.js';
-import { analyze, MAX_FILE_BYTES, type TriageResult } from './analyze.js';
-import { DEFAULT_BENIGN, loadBenignCorpus, type BenignSource } from './benign.js';
-import { benignSamples, familySamples } from './corpus.js';
-import { FEATURE_LAYOUT } from './features.js';
-import { readVectors, trainGbdtDefault, trainTriageGbdt, type GbdtTrainOptions } from './gbdt.js';
-import { createStandaloneApp } from './http.js';
-import { ANALYZE_JOB, GEN_CORPUS_JOB, jobs, TRAIN_JOB } from './jobs.js';
-import { loadModel } from './model.js';
+// --help and --version need only the texts and the version: the commands (dissector, models, corpora, server, store)
+// are in ./cli-commands.js, loaded when a command runs, so they answer at once.
+import { HELP } from './cli-meta.js';
 import { VERSION } from './resources.js';
-import { petriageService } from './service.js';
-
-export const DEFAULT_PORT = 8712;
 
 export type { CliResult } from '../core/cli.js';
-
-const HELP: Record<string, string> = {
-  main: `petriage ${VERSION}: static triage of PE files (parsed from bytes, never executed)
-
-Usage:
-  petriage gen-corpus [--out DIR] [--per-family N] [--seed S]
-  petriage train [--corpus DIR] [--per-family N] [--seed S] [--out FILE]
-  petriage train --gbdt [--vectors FILE.jsonl|csv [--label-column C] [--feature-layout L]] [--rounds N] [--per-family N] [--seed S] [-o FILE]
-  petriage analyze FILE [--model FILE] [--benign DIR] [--siblings DIR] [--no-rule]
-  petriage scan DIR [--model FILE] [--recursive]
-  petriage serve [--host H] [--port P] [--allow-remote] [--model FILE] [--benign DIR] [--enable-docs]
-  petriage demo [--seed S]
-  petriage --version | --help | <command> --help
-
-Exit codes: 0 success, 1 failure, 2 invalid arguments or input (for analyze: not a PE, over 128 MiB).`,
-  'gen-corpus': `petriage gen-corpus [--out DIR] [--per-family N] [--seed S]
-  Writes the synthetic corpus: valid, inert PE files in six invented families plus benign look-alikes
-  (3 x N), built by the PE writer, and manifest.json (file, family, label, SHA-256). Nothing in them
-  executes anything; behaviour is suggested by import names and strings only.
-  --out DIR         where to write (default ./petriage-corpus; created when missing)
-  --per-family N    samples per family (default 20)
-  --seed S          seed (default 0); the same seed writes the same bytes`,
-  train: `petriage train [--corpus DIR] [--per-family N] [--seed S] [--out FILE]
-  Trains the linear demo model (vitrine-linear-1) and writes it; prints a summary with the held-out check.
-  --corpus DIR      a corpus written by gen-corpus (default: generate the synthetic corpus in memory)
-  --per-family N    samples per family when generating (default 20)
-  --seed S          seed (default 0)
-  --out FILE        model file to write (default ./petriage-model.json)
-
-petriage train --gbdt [--vectors FILE] [--label-column C] [--feature-layout L] [--rounds N] [--per-family N] [--seed S] [-o FILE]
-  Trains the gradient-boosted model (vitrine-gbdt-1): early stopping on a stratified quarter held out,
-  thresholds at 0.1 % (MALICIOUS) and 1 % (SUSPICIOUS) false-positive rate on that quarter, TreeSHAP drivers.
-  --vectors FILE    labelled feature vectors: .csv (header line) or JSON lines (a "features" array or named
-                    fields); rows labelled -1 are skipped (EMBER's unlabelled rows). Without it the synthetic
-                    corpus is featurised (--per-family N, default 20) and the family profiles are kept.
-  --label-column C  label column or key (default label; values 0/1/true/false)
-  --feature-layout L  the layout the vectors follow (default vitrine-pe-features-1, what petriage's featuriser
-                    writes); a model of another layout (EMBER's own vectors, for instance) is written but
-                    analyze refuses it
-  --rounds N        boosting rounds at most (default 200)
-  -o, --out FILE    model file to write (default ./petriage-model.json)`,
-  analyze: `petriage analyze FILE [--model FILE] [--benign DIR] [--siblings DIR] [--no-rule]
-  Prints the triage result as JSON: verdict (linear model: MALICIOUS >= 0.7, SUSPICIOUS >= 0.3; boosted
-  model: at or above its 0.1 % and 1 % false-positive thresholds; else BENIGN), score,
-  drivers (attributions), capabilities with ATT&CK ids and evidence, nearest known family, notes, the
-  dissection, and for a non-benign verdict a candidate YARA rule validated against the benign corpus.
-  Files over 128 MiB are refused before they are read.
-  --model FILE      model file, vitrine-linear-1 or vitrine-gbdt-1 (default: the shipped linear demo model)
-  --benign DIR      add the files in DIR to the benign corpus (default: ${DEFAULT_BENIGN.count} synthetic benign files)
-  --siblings DIR    suspected same-family files, for the rule's coverage
-  --no-rule         no benign corpus, no candidate rule`,
-  scan: `petriage scan DIR [--model FILE] [--recursive]
-  Triages every file in DIR and prints one JSON object per line: {file, status, ...}. status is ok
-  (sha256, size, verdict, score, family, capabilities, signature: the first
-  Authenticode signature's status or null), not_pe, too_large (over 128 MiB, not read)
-  or unreadable. Symbolic links are not followed.
-  --model FILE      model file (default: the shipped linear demo model)
-  --recursive       descend into subdirectories`,
-  serve: `petriage serve [--host H] [--port P] [--allow-remote] [--model FILE] [--benign DIR] [--enable-docs]
-  Triage UI at GET / (the workstation's Triage workspace from dist/renderer, alone; build it with npm run build:renderer).
-  HTTP API: GET /health, GET /api/model, POST /api/analyze (raw bytes, application/octet-stream, at most
-  32 MB = 32,000,000 bytes; two uploads at a time), POST /api/rule/validate ({"text": rule}), GET /openapi.json.
-  Binds 127.0.0.1:${DEFAULT_PORT}; a non-loopback host needs --allow-remote (the API has no authentication).
-  History is kept in $VITRINE_HOME/vitrine.db when VITRINE_HOME is set, else in memory.
-  --enable-docs     serve interactive documentation at /docs/ (off by default; /redoc is never served)`,
-  demo: `petriage demo [--seed S]
-  Builds one synthetic sample per family and two benign ones (seed default 2024, never used in training),
-  analyses each with the shipped model and prints a summary, then one full result with its rule.`,
-};
 
 const options = {
   out: { type: 'string', short: 'o' },
@@ -114,7 +31,7 @@ const options = {
   ...STANDARD_OPTIONS,
 } as const;
 
-type Values = CliValues<typeof options>;
+export type Values = CliValues<typeof options>;
 
 const ALLOWED: Record<string, readonly (keyof typeof options)[]> = {
   'gen-corpus': ['out', 'per-family', 'seed'],
@@ -125,203 +42,7 @@ const ALLOWED: Record<string, readonly (keyof typeof options)[]> = {
   demo: ['seed'],
 };
 
-function intOption(text: string | undefined, name: string, fallback: number, max: number, min = 0): number {
-  if (text === undefined) return fallback;
-  if (!/^\d{1,10}$/.test(text) || Number(text) < min || Number(text) > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
-  return Number(text);
-}
-
 const describeError = (err: unknown): string => describe('petriage', err);
-
-const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
-
-async function genCorpusCommand(positionals: readonly string[], v: Values): Promise<CliResult> {
-  if (positionals.length !== 0) throw new UsageError('gen-corpus takes no arguments');
-  const out = path.resolve(v.out ?? 'petriage-corpus');
-  const result = await new InProcessRunner(jobs).run(GEN_CORPUS_JOB, { out, nPerFamily: intOption(v['per-family'], 'per-family', 20, 1000, 1), seed: intOption(v.seed, 'seed', 0, 0xffffffff) });
-  return { code: 0, stdout: json({ out, ...(result as object) }), stderr: '' };
-}
-
-/** `train --gbdt`: the boosted model from vectors or from the synthetic corpus, written as vitrine-gbdt-1. */
-async function trainGbdtCommand(v: Values): Promise<CliResult> {
-  if (v.corpus !== undefined) throw new UsageError('--corpus is for the linear model; give --vectors for the boosted one');
-  const out = path.resolve(v.out ?? 'petriage-model.json');
-  const layout = v['feature-layout'] ?? FEATURE_LAYOUT;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(layout)) throw new UsageError('--feature-layout must be a short name of letters, digits, dots and dashes');
-  const seed = intOption(v.seed, 'seed', 0, 0xffffffff);
-  const options: GbdtTrainOptions = { rounds: intOption(v.rounds, 'rounds', 200, 100_000, 1), seed, featureLayout: layout };
-  let trained;
-  let read: { rows: number; warnings: number; ignored: number } | undefined;
-  if (v.vectors !== undefined) {
-    const result = await readVectors(path.resolve(v.vectors), { ...(v['label-column'] !== undefined ? { labelColumn: v['label-column'] } : {}) });
-    if (result.dataset.x.rows === 0) throw new VitrineError('validation_failed', 'the vectors file has no usable labelled rows');
-    read = { rows: result.dataset.x.rows, warnings: result.warningCount, ignored: result.ignored };
-    trained = trainTriageGbdt(result.dataset, { ...options, data: { kind: 'vectors', format: /\.csv$/i.test(v.vectors) ? 'csv' : 'jsonl', rows: result.dataset.x.rows, columns: result.dataset.x.cols, skipped_lines: result.warningCount, truncated: result.truncated } });
-  } else {
-    if (v['label-column'] !== undefined) throw new UsageError('--label-column needs --vectors');
-    trained = trainGbdtDefault({ ...options, nPerFamily: intOption(v['per-family'], 'per-family', 20, 1000, 1) });
-  }
-  writeOutputFile(out, serializeGbdtModel(trained.model), () => new VitrineError('unavailable', 'the model file cannot be written'));
-  const r = trained.report;
-  return {
-    code: 0,
-    stdout: json({
-      out,
-      format: 'vitrine-gbdt-1',
-      featureLayout: layout,
-      rows: r.trainRows + r.validationRows,
-      ...(read ? { read } : {}),
-      trees: trained.model.trees.length,
-      validation: { rows: r.validationRows, auc: r.auc, averagePrecision: r.averagePrecision, thresholds: r.thresholds },
-    }),
-    stderr: '',
-  };
-}
-
-async function trainCommand(positionals: readonly string[], v: Values): Promise<CliResult> {
-  if (positionals.length !== 0) throw new UsageError('train takes no arguments');
-  if (v.gbdt === true) return trainGbdtCommand(v);
-  for (const k of ['vectors', 'label-column', 'feature-layout', 'rounds'] as const) if (v[k] !== undefined) throw new UsageError(`--${k} needs --gbdt`);
-  const out = path.resolve(v.out ?? 'petriage-model.json');
-  const payload = { ...(v.corpus !== undefined ? { corpusDir: path.resolve(v.corpus) } : {}), nPerFamily: intOption(v['per-family'], 'per-family', 20, 1000, 1), seed: intOption(v.seed, 'seed', 0, 0xffffffff), out };
-  const result = (await new InProcessRunner(jobs).run(TRAIN_JOB, payload)) as { model: { metadata: Record<string, unknown>; families: { name: string }[] }; samples: number };
-  return { code: 0, stdout: json({ out, samples: result.samples, families: result.model.families.map((f) => f.name), validation: result.model.metadata['validation'] }), stderr: '' };
-}
-
-/** Reads a file for analysis, refusing one over 128 MiB before reading it. */
-function readInput(file: string): Uint8Array {
-  let size: number;
-  try {
-    const st = lstatSync(file);
-    if (!st.isFile()) throw new UsageError('the input is not a regular file');
-    size = st.size;
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    throw new UsageError('the input file cannot be read');
-  }
-  if (size > MAX_FILE_BYTES) throw new VitrineError('payload_too_large', 'the file is over 128 MiB (not read)');
-  try {
-    return new Uint8Array(readFileSync(file));
-  } catch {
-    throw new UsageError('the input file cannot be read');
-  }
-}
-
-async function analyzeCommand(positionals: readonly string[], v: Values): Promise<CliResult> {
-  if (positionals.length !== 1) throw new UsageError('analyze takes exactly one file');
-  const data = readInput(positionals[0] as string);
-  const benign: BenignSource | null = v['no-rule'] === true ? null : v.benign !== undefined ? { dir: path.resolve(v.benign) } : {};
-  const payload = { data, ...(v.model !== undefined ? { modelPath: path.resolve(v.model) } : {}), benign, ...(v.siblings !== undefined ? { siblingsDir: path.resolve(v.siblings) } : {}) };
-  const result = await new InProcessRunner(jobs).run(ANALYZE_JOB, payload);
-  return { code: 0, stdout: json(result), stderr: '' };
-}
-
-interface ScanLine {
-  readonly file: string;
-  readonly status: 'ok' | 'not_pe' | 'too_large' | 'unreadable';
-  readonly size?: number;
-  readonly sha256?: string;
-  readonly verdict?: string;
-  readonly score?: number;
-  readonly family?: string | null;
-  readonly capabilities?: readonly { readonly id: string; readonly technique: string }[];
-  /** The first Authenticode signature's status; null when the file has no certificate table. */
-  readonly signature?: string | null;
-  readonly reason?: string;
-}
-
-function scanFiles(dir: string, recursive: boolean, visit: (file: string) => void, depth = 0): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir).sort();
-  } catch {
-    if (depth === 0) throw new UsageError('the directory cannot be read');
-    return;
-  }
-  for (const name of names) {
-    const file = path.join(dir, name);
-    const st = lstatSync(file, { throwIfNoEntry: false });
-    if (st?.isDirectory()) {
-      if (recursive && depth < 64) scanFiles(file, recursive, visit, depth + 1);
-    } else if (st?.isFile()) visit(file);
-  }
-}
-
-/** One scan line: the size is checked before the file is read. */
-function scanOne(file: string, shown: string, model: ReturnType<typeof loadModel>): ScanLine {
-  const size = lstatSync(file, { throwIfNoEntry: false })?.size ?? 0;
-  if (size > MAX_FILE_BYTES) return { file: shown, status: 'too_large', size };
-  let data: Uint8Array;
-  try {
-    data = new Uint8Array(readFileSync(file));
-  } catch {
-    return { file: shown, status: 'unreadable' };
-  }
-  try {
-    const r: TriageResult = analyze(data, model);
-    return { file: shown, status: 'ok', size: r.size, sha256: r.sha256, verdict: r.verdict, score: r.score, family: r.family?.name ?? null, capabilities: r.capabilities.map((c) => ({ id: c.id, technique: c.technique.id })), signature: r.authenticode?.signatures[0]?.status ?? null };
-  } catch (err) {
-    if (!(err instanceof VitrineError) || err.code !== 'parse_error') throw err;
-    return { file: shown, status: 'not_pe', size: data.length, reason: err.message };
-  }
-}
-
-function scanCommand(positionals: readonly string[], v: Values): CliResult {
-  if (positionals.length !== 1) throw new UsageError('scan takes exactly one directory');
-  const root = positionals[0] as string;
-  const model = loadModel(v.model === undefined ? undefined : path.resolve(v.model));
-  const lines: string[] = [];
-  scanFiles(root, v.recursive === true, (file) => {
-    lines.push(JSON.stringify(scanOne(file, path.relative(root, file) || path.basename(file), model)));
-  });
-  return { code: 0, stdout: lines.map((l) => `${l}\n`).join(''), stderr: '' };
-}
-
-
-async function serveCommand(positionals: readonly string[], v: Values): Promise<CliResult> {
-  const flags = serveFlags(positionals, v, DEFAULT_PORT);
-  const modelPath = v.model === undefined ? undefined : path.resolve(v.model);
-  loadModel(modelPath); // fail before listening when the model is bad
-  const benign: BenignSource = v.benign === undefined ? {} : { dir: path.resolve(v.benign) };
-  const enableDocs = v['enable-docs'] === true;
-  await serveWithStore({
-    service: petriageService,
-    home: process.env['VITRINE_HOME'],
-    tool: 'petriage',
-    version: VERSION,
-    ...flags,
-    createApp: (base) => createStandaloneApp({ ...base, ...(modelPath ? { modelPath } : {}), benign, enableDocs }),
-    banner: (url: string) => `(triage page at ${url}/${enableDocs ? `, documentation at ${url}/docs/` : ''})`,
-  });
-  return { code: 0, stdout: '', stderr: '' };
-}
-
-function demoCommand(positionals: readonly string[], v: Values): CliResult {
-  if (positionals.length !== 0) throw new UsageError('demo takes no arguments');
-  const seed = intOption(v.seed, 'seed', 2024, 0xffffffff);
-  const model = loadModel();
-  const benign = loadBenignCorpus();
-  const samples = [...familySamples(1, seed), ...benignSamples(2, seed)];
-  const out: string[] = [`petriage ${VERSION} demo: ${samples.length} synthetic inert samples (seed ${seed}), model ${model.format}, benign corpus ${benign.length} files`, ''];
-  out.push(`${'sample'.padEnd(28)}${'verdict'.padEnd(12)}${'score'.padEnd(8)}${'family'.padEnd(14)}capabilities (ATT&CK)`);
-  let shown: TriageResult | null = null;
-  for (const s of samples) {
-    const r = analyze(s.bytes, model, { benign });
-    if (shown === null && r.rule !== null) shown = r;
-    const caps = [...new Set(r.capabilities.map((c) => `${c.tag} ${c.technique.id}`))].join(', ');
-    out.push(`${s.name.padEnd(28)}${r.verdict.padEnd(12)}${r.score.toFixed(3).padEnd(8)}${(r.family?.name ?? '-').padEnd(14)}${caps === '' ? '-' : caps}`);
-  }
-  if (shown !== null) {
-    out.push('', `Drivers of ${shown.sha256.slice(0, 16)}... (log-odds; base ${shown.drivers.baseValue.toFixed(3)}, margin ${shown.drivers.margin.toFixed(3)}):`);
-    for (const d of shown.drivers.items.slice(0, 6)) out.push(`  ${d.contribution >= 0 ? '+' : ''}${d.contribution.toFixed(3)}  ${d.feature}${d.tokens ? ` [${d.tokens.join(', ')}]` : ''}`);
-    out.push('', 'Capabilities:');
-    for (const c of shown.capabilities) out.push(`  ${c.technique.id} ${c.name}: ${c.evidence.slice(0, 4).map((e) => (e.kind === 'import' ? e.name : JSON.stringify(e.value))).join(', ')}`);
-    if (shown.family) out.push('', `Nearest family: ${shown.family.name} (similarity ${shown.family.similarity.toFixed(2)}; shared: ${shown.family.evidence.slice(0, 4).map((e) => e.value).join(', ')})`);
-    const val = shown.rule?.validation;
-    out.push('', `Candidate rule (benign hits ${val?.benignHitCount ?? 0} of ${val?.benignCorpusSize ?? 0}, specificity ${val?.specificity ?? 'n/a'}):`, '', shown.rule?.text ?? '');
-  }
-  return { code: 0, stdout: `${out.join('\n')}\n`, stderr: '' };
-}
 
 /** Runs the command line on `argv` (without node and script); the output is terminal-safe (terminalResult). */
 export async function main(argv: readonly string[]): Promise<CliResult> {
@@ -345,19 +66,20 @@ async function dispatch(argv: readonly string[]): Promise<CliResult> {
   if (values.help === true) return { code: 0, stdout: `${ownEntry(HELP, command) ?? ''}\n`, stderr: '' };
   try {
     for (const key of Object.keys(values)) if (!(allowed as readonly string[]).includes(key)) throw new UsageError(`--${key} is not an option of ${command}`);
+    const commands = await import('./cli-commands.js');
     switch (command) {
       case 'gen-corpus':
-        return await genCorpusCommand(rest, values);
+        return await commands.genCorpusCommand(rest, values);
       case 'train':
-        return await trainCommand(rest, values);
+        return await commands.trainCommand(rest, values);
       case 'analyze':
-        return await analyzeCommand(rest, values);
+        return await commands.analyzeCommand(rest, values);
       case 'scan':
-        return scanCommand(rest, values);
+        return commands.scanCommand(rest, values);
       case 'serve':
-        return await serveCommand(rest, values);
+        return await commands.serveCommand(rest, values);
       default:
-        return demoCommand(rest, values);
+        return commands.demoCommand(rest, values);
     }
   } catch (err) {
     if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `petriage: ${err.message}\n(petriage ${command} --help for usage)\n` };
