@@ -7,7 +7,7 @@ import { terminalValue } from '../core/terminal-text.js';
 // --help and --version need only the text and the version: the store, platform, scans, servers and jobs load in the
 // commands that use them (await import), so they answer at once.
 import { DEFAULT_PORT, HELP } from './cli-meta.js';
-import { VERSION } from './config.js';
+import { defaultResourcesDir, VERSION } from './config.js';
 import type { Platform } from './platform.js';
 
 const options = {
@@ -54,13 +54,12 @@ export interface CliIo {
 async function serve(rest: readonly string[], values: { host?: string | undefined; port?: string | undefined; 'allow-remote'?: boolean | undefined }, io: CliIo): Promise<CliResult> {
   const flags = serveFlags(rest, values, DEFAULT_PORT);
   const home = process.env['VITRINE_HOME'];
-  const [{ prepareSharedDatabase }, { openStandaloneStore }, { pkgscanService }, { serveUntilSignal }, { createStandaloneApp }, { defaultResourcesDir }, { closeSharedDatabases }] = await Promise.all([
+  const [{ prepareSharedDatabase }, { openStandaloneStore }, { pkgscanService }, { serveUntilSignal }, { createStandaloneApp }, { closeSharedDatabases }] = await Promise.all([
     import('./db/commands.js'),
     import('../core/store.js'),
     import('./service.js'),
     import('../core/http/server.js'),
     import('./http.js'),
-    import('./config.js'),
     import('./db/open.js'),
   ]);
   await prepareSharedDatabase();
@@ -103,12 +102,11 @@ async function serve(rest: readonly string[], values: { host?: string | undefine
 /** The platform of a command that works on the workstation's store: in-process jobs, $VITRINE_HOME as the data folder. */
 async function cliPlatform(io: CliIo): Promise<{ platform: Platform; close: () => void }> {
   const home = storeHome();
-  const [{ openStandaloneStore }, { standaloneContext }, { pkgscanService }, { createPlatform }, { defaultResourcesDir }] = await Promise.all([
+  const [{ openStandaloneStore }, { standaloneContext }, { pkgscanService }, { createPlatform }] = await Promise.all([
     import('../core/store.js'),
     import('../core/http/server.js'),
     import('./service.js'),
     import('./platform.js'),
-    import('./config.js'),
   ]);
   const db = io.db ?? openStandaloneStore([pkgscanService], home);
   const platform = createPlatform(standaloneContext(pkgscanService, { db, dataDir: home, resourcesDir: defaultResourcesDir() }, defaultResourcesDir));
