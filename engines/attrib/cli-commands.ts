@@ -38,9 +38,8 @@ import { parseKnownInfrastructure, parsePeriod } from './attribute/request.js';
 import { readJsonFile } from './kb/kb.js';
 import type { Attribution } from '../core/contracts/attrib.js';
 import { allowedHostsFromEnv, createStandaloneApp, serveAllowedHosts, techniqueLookup } from './http.js';
-import { VERSION } from './limits.js';
+import { DEFAULT_CLUSTER_THRESHOLD, DEFAULT_SHORTLIST, DEFAULT_THRESHOLD, VERSION } from './limits.js';
 import { attribService } from './service.js';
-import { DEFAULT_CLUSTER_THRESHOLD, DEFAULT_SHORTLIST, DEFAULT_THRESHOLD } from './limits.js';
 
 /** Who makes overrides from the command line: the login name. */
 function analystName(): string {
