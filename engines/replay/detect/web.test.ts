@@ -44,3 +44,27 @@ describe('hasSqlInjection', () => {
     expect(hasSqlInjection(uri)).toBe(false);
   });
 });
+
+describe('hasSqlInjection on the inputs its patterns used to backtrack over', () => {
+  it.each([
+    '/q?id=1 union/**//**//* c */ /**/select 1',
+    '/q?id=1 UNION/*x*/ALL/**/SELECT 1',
+    '/q?id=1 union /*** a * b ***/ select 1',
+    "/q?id=1'  or  (  a=1",
+  ])('flags %s', (uri) => {
+    expect(hasSqlInjection(uri)).toBe(true);
+  });
+
+  it('ends a comment at its first */, as SQL does', () => {
+    expect(hasSqlInjection('/q?id=1 union/* a */b*/select 1')).toBe(false);
+  });
+
+  it('answers on a run of comments that never reaches select (splitting it was exponential)', () => {
+    expect(hasSqlInjection(`/q?id=1 union ${'/**/'.repeat(200)}x`)).toBe(false);
+    expect(hasSqlInjection(`/q?id=1 union ${'/**/'.repeat(200)}select 1`)).toBe(true);
+  });
+
+  it('answers on a long run of white space after a quoted or', () => {
+    expect(hasSqlInjection(`/q?id='+or${'+'.repeat(100_000)}!`)).toBe(false);
+  });
+});

@@ -10,8 +10,11 @@ function decodeQuery(text: string): string {
 
 const SQLI_PATTERNS: readonly RegExp[] = [
   // a quote closing the value, then a boolean test: ' OR '1'='1, " and 1=1, ' or 2>1
-  /['"`)]\s*(?:or|and|xor|\|\||&&)\s+['"`(]?\s*[\w-]+['"`]?\s*(?:=|<|>|like\b|is\b)/i,
-  /\bunion\b(?:\s|\/\*.*?\*\/)+(?:all\b(?:\s|\/\*.*?\*\/)+)?select\b/i,
+  // (the white space around the optional quote is one run or two, never two runs that could split one: linear)
+  /['"`)]\s*(?:or|and|xor|\|\||&&)\s+(?:['"`(]\s*)?[\w-]+['"`]?\s*(?:=|<|>|like\b|is\b)/i,
+  // UNION [ALL] SELECT with white space or /* comments */ between; a comment ends at its first */ as in SQL, so a run of
+  // comments splits one way only (`.*?` could end one at any later */: exponential on `union/**//**/...`)
+  /\bunion\b(?:\s|\/\*[^*\n\r\u2028\u2029]*\*+(?:[^*/\n\r\u2028\u2029][^*\n\r\u2028\u2029]*\*+)*\/)+(?:all\b(?:\s|\/\*[^*\n\r\u2028\u2029]*\*+(?:[^*/\n\r\u2028\u2029][^*\n\r\u2028\u2029]*\*+)*\/)+)?select\b/i,
   /['"`)]\s*;\s*(?:select|insert|update|delete|drop|create|exec|declare|shutdown)\b/i,
   /['"`]\s*(?:--|#|\/\*)/,
   /\b(?:sleep|benchmark|pg_sleep)\s*\(\s*\d/i,
