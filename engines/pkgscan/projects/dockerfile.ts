@@ -103,7 +103,7 @@ export function lintDockerfile(file: string, text: string): Finding[] {
       if (/(^|[;&|\s])sudo\s/.test(cmd)) out.push(finding('dockerfile_sudo', file, lineOf(ins)));
       if (/\bapt-get\s+(-[^\s]+\s+)*install\b/.test(cmd)) {
         if (!/--no-install-recommends|APT::Install-Recommends=("|')?(false|0)/.test(cmd)) out.push(finding('dockerfile_apt_no_recommends', file, lineOf(ins)));
-        if (!/rm\s+-[a-z]*r[a-z]*f?[a-z]*\s+[^;&]*\/var\/lib\/apt\/lists|rm\s+-[a-z]*f[a-z]*r[a-z]*\s+[^;&]*\/var\/lib\/apt\/lists/.test(cmd) && !/--mount=type=cache[^\s]*\/var\/lib\/apt/.test(cmd))
+        if (!/rm\s+-(?=[a-z]*r)[a-z]+\s+[^;&]*\/var\/lib\/apt\/lists/.test(cmd) && !/--mount=type=cache[^\s]*\/var\/lib\/apt/.test(cmd))
           out.push(finding('dockerfile_apt_lists_kept', file, lineOf(ins)));
       }
       // a pipe outside `||`; exec-form (JSON) RUN has no shell

@@ -46,8 +46,9 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
   const aliases: string[] = [];
   for (const m of code.matchAll(/\bimport\s+[^\n]*?\b(b64decode|decompress|loads|b32decode|unhexlify|decodebytes|urlopen|Fernet)\s+as\s+(\w+)/g)) if (m[2]) aliases.push(m[2]);
   for (const m of code.matchAll(/\b(?:exec|eval)\s+as\s+(\w+)/g)) if (m[1]) aliases.push(m[1]);
-  // functions that decode and return: `def b64d(s): ... return base64.b64decode(s)`
-  for (const m of code.matchAll(/^([ \t]*)def\s+(\w+)\s*\([^)]*\)\s*:([^\n]*\n(?:(?:\1[ \t]+[^\n]*|[ \t]*)\n){0,40})/gm)) if (m[2] && m[3] && PY_DECODE.test(m[3]) && /\breturn\b/.test(m[3])) aliases.push(m[2]);
+  // functions that decode and return: `def b64d(s): ... return base64.b64decode(s)` (parameters up to 2,000 characters, so
+  // a file of unclosed `def f(` lines is not read to its end from each of them)
+  for (const m of code.matchAll(/^([ \t]*)def\s+(\w+)\s*\([^)]{0,2000}\)\s*:([^\n]*\n(?:(?:\1[ \t][^\n]*|[ \t]*)\n){0,40})/gm)) if (m[2] && m[3] && PY_DECODE.test(m[3]) && /\breturn\b/.test(m[3])) aliases.push(m[2]);
   const decode = aliases.length > 0 ? new RegExp(`${PY_DECODE.source}|\\b(?:${aliases.join('|')})\\s*\\(`) : PY_DECODE;
   const tainted = new Set<string>();
   const assignments = [...code.matchAll(/^[ \t]*([A-Za-z_]\w*)\s*=\s*([^\n]{1,4000})/gm)];
@@ -401,7 +402,7 @@ export function lookupOfData({ code, path: file }: DetectorInput): DetectorHit[]
 const FETCH_PIPE = [
   /\b(?:curl|wget)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/gi,
   /\b(?:iwr|Invoke-WebRequest|Invoke-RestMethod|irm|New-Object\s+Net\.WebClient)\b[^\n]{0,300}\|\s*(?:iex|Invoke-Expression)\b/gi,
-  /\b(?:iex|Invoke-Expression)\s*\(?\s*\(?\s*(?:New-Object\s+(?:System\.)?Net\.WebClient|iwr|Invoke-WebRequest)/gi,
+  /\b(?:iex|Invoke-Expression)\s*(?:\(\s*){0,2}(?:New-Object\s+(?:System\.)?Net\.WebClient|iwr|Invoke-WebRequest)/gi,
 ];
 const JS_FILE = /\.(?:[cm]?js|jsx|ts|tsx)$/i;
 const JS_RUN_CALL = /(?<![\w$])(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork|execa\w*|execaCommand\w*)\s*\(|\b(?:child_process|childProcess|cp|shell)\.\w+\s*\(/;
@@ -415,6 +416,28 @@ function reachesRunCall(code: string, name: string): boolean {
     if (named.test(balanced(code, c.index + c[0].length - 1).slice(0, 2000))) return true;
   }
   return false;
+}
+
+const isSpace = (c: string): boolean => /\s/.test(c);
+const isNameChar = (c: string): boolean => /[\w$]/.test(c);
+const isDigit = (c: string): boolean => c >= '0' && c <= '9';
+
+/**
+ * The name a statement assigns its last value to (`x = ...`, `x: ...`): the identifier that ends, before white space,
+ * at the statement's last `=` or `:`; undefined when there is none. What `/([A-Za-z_$][\w$]*)\s*[:=]\s*[^=:]*$/`
+ * captures, read backwards from that last `=` or `:` in one pass (the expression backtracks cubically on a long run of
+ * names and white space).
+ */
+export function assignedName(statement: string): string | undefined {
+  const last = Math.max(statement.lastIndexOf(':'), statement.lastIndexOf('='));
+  if (last < 0) return undefined;
+  let end = last;
+  while (end > 0 && isSpace(statement.charAt(end - 1))) end--;
+  let start = end;
+  while (start > 0 && isNameChar(statement.charAt(start - 1))) start--;
+  // The leftmost start: a name begins with a letter, _ or $, so leading digits of the run are skipped.
+  while (start < end && isDigit(statement.charAt(start))) start++;
+  return start < end ? statement.slice(start, end) : undefined;
 }
 
 /**
@@ -432,7 +455,7 @@ export function fetchPipeRun({ code, path: file, hook }: DetectorInput): Detecto
         const before = code.slice(Math.max(0, m.index - 2000), m.index);
         const cut = Math.max(before.lastIndexOf(';'), before.lastIndexOf('{'), before.lastIndexOf('}'));
         const statement = before.slice(cut + 1);
-        const assigned = /([A-Za-z_$][\w$]*)\s*[:=]\s*[^=:]*$/.exec(statement)?.[1];
+        const assigned = assignedName(statement);
         if (!JS_RUN_CALL.test(statement) && (assigned === undefined || !reachesRunCall(code, assigned))) continue;
       }
       hits.push({ offset: m.index, text: m[0] });

@@ -1,0 +1,75 @@
+// The source detectors' texts read without catastrophic backtracking: the rewritten patterns and the hand reader answer
+// what the expressions they replace answered, on random texts and on the inputs that made those backtrack.
+import { describe, expect, it } from 'vitest';
+import { assignedName, fetchPipeRun, pyExecDecoded } from './detectors-text.js';
+
+/** A seeded generator (mulberry32), so a failure names an input that comes again. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const texts = (alphabet: readonly string[], count: number, maxLength: number, seed: number): string[] => {
+  const next = random(seed);
+  return Array.from({ length: count }, () => Array.from({ length: Math.floor(next() * (maxLength + 1)) }, () => alphabet[Math.floor(next() * alphabet.length)] as string).join(''));
+};
+
+describe('assignedName', () => {
+  const reference = (statement: string): string | undefined => /([A-Za-z_$][\w$]*)\s*[:=]\s*[^=:]*$/.exec(statement)?.[1];
+
+  it('captures what the expression captured, on random statements', () => {
+    const alphabet = ['a', 'Z', '_', '$', '1', '9', ' ', '\t', '\u00a0', '\u2028', '\n', ':', '=', ';', '(', ')', '.', '"', 'é'];
+    for (const s of texts(alphabet, 20_000, 24, 7)) expect(assignedName(s), JSON.stringify(s)).toBe(reference(s));
+  });
+
+  it('reads the statements near the edges', () => {
+    for (const s of ['x = 1', 'const cmd = "curl | sh"', 'a: b', '9x = 1', '99 = 1', '$ =', ' = x', '', 'no assignment', 'a = b = c', 'a = 1; b :  c', 'x=\n\ty', 'x\u00a0= y'])
+      expect(assignedName(s), JSON.stringify(s)).toBe(reference(s));
+  });
+
+  it('answers on the long run of names and white space the expression backtracked cubically over', () => {
+    expect(assignedName(`${'$'.repeat(50_000)}:${'\t'.repeat(50_000)}$:`)).toBe('$');
+    expect(assignedName(`${'a1'.repeat(50_000)}${' '.repeat(50_000)}`)).toBeUndefined();
+  });
+});
+
+describe('a download run by PowerShell', () => {
+  const hits = (code: string): string[] => fetchPipeRun({ code, path: 'install.ps1' } as Parameters<typeof fetchPipeRun>[0]).map((h) => h.text);
+
+  it('finds iex over a web client with up to two parentheses and white space around them', () => {
+    for (const code of [
+      'iex (New-Object Net.WebClient).DownloadString("http://x")',
+      'IEX((New-Object System.Net.WebClient).DownloadString("http://x"))',
+      'Invoke-Expression ( ( iwr http://x ).Content)',
+      'iex\t\t(\n(iwr http://x))',
+    ])
+      expect(hits(code), code).toHaveLength(1);
+    expect(hits('iex (((New-Object Net.WebClient).DownloadString("http://x")))')).toEqual([]);
+  });
+
+  it('answers on a long run of white space after iex (the expression backtracked cubically over it)', () => {
+    expect(hits(`iex${' '.repeat(50_000)}!`)).toEqual([]);
+    expect(hits(`iex${' '.repeat(50_000)}(${' '.repeat(50_000)}iwr http://x`)).toHaveLength(1);
+  });
+});
+
+describe('a Python helper that decodes and returns', () => {
+  const hits = (code: string): number => pyExecDecoded({ code, path: 'a.py' } as Parameters<typeof pyExecDecoded>[0]).length;
+
+  it('is an alias whatever white space its body lines start with', () => {
+    expect(hits('import base64, os\ndef d(s):\n\t\n    return base64.b64decode(s)\nos.system(d("aWQ="))\n')).toBe(1);
+    expect(hits('import base64, os\n  def d(s):\n  \t return base64.b64decode(s)\nos.system(d("aWQ="))\n')).toBe(1);
+  });
+
+  it('answers on a body line of nothing but tabs and no line end (the expression backtracked over it)', () => {
+    expect(hits(`def e():\n${'\t'.repeat(100_000)}`)).toBe(0);
+    // unclosed parameter lists: each was read to the end of the file
+    expect(hits('def\ne(\n'.repeat(60_000))).toBe(0);
+  });
+});
