@@ -36,3 +36,31 @@ describe('techniquesOfCommand', () => {
     expect(found).toBeGreaterThan(10);
   });
 });
+
+describe('the ransomware image name', () => {
+  const pattern = IMAGE_PATTERNS.find((p) => p.technique === 'T1486')?.pattern as RegExp;
+  // What the pattern was before its leading run stopped at a path separator (the same names, without the cubic backtracking).
+  const before = /(?:^|[\\/])\S*(?:crypt|locker|ransom)\S*\.exe$/i;
+
+  it('matches what the earlier expression matched, on random paths', () => {
+    let a = 11;
+    const next = (): number => {
+      a = (Math.imul(a, 1103515245) + 12345) >>> 0;
+      return a / 4294967296;
+    };
+    const parts = ['\\', '/', ' ', '\t', 'C:', 'Users', 'crypt', 'LOCKER', 'ransom', 'cryp', '.exe', '.EXE', '.dll', 'x', '.', 'e'];
+    let hits = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const path = Array.from({ length: Math.floor(next() * 9) }, () => parts[Math.floor(next() * parts.length)] as string).join('');
+      expect(pattern.test(path), JSON.stringify(path)).toBe(before.test(path));
+      if (before.test(path)) hits++;
+    }
+    expect(hits).toBeGreaterThan(100);
+  });
+
+  it('answers on a long path of separators and names that ends elsewhere', () => {
+    // (the earlier expression went back over the run of separators for each name: about nine seconds at this length)
+    expect(pattern.test(`A${'/'.repeat(3_000)}${'CRYPT'.repeat(1_000)}\t/CRYPT.EXE`)).toBe(true);
+    expect(pattern.test(`A${'/'.repeat(3_000)}${'CRYPT'.repeat(1_000)}\t/CRYPT.EXEx`)).toBe(false);
+  });
+});

@@ -48,7 +48,7 @@ export const IMAGE_PATTERNS: readonly TechniquePattern[] = [
   { technique: 'T1218.005', weight: 0.6, pattern: /(?:^|[\\/])mshta\.exe$/i },
   { technique: 'T1003.001', weight: 0.9, pattern: /(?:^|[\\/])(?:mimikatz|procdump(?:64)?)\.exe$/i },
   { technique: 'T1569.002', weight: 0.6, pattern: /(?:^|[\\/])(?:psexesvc|psexec(?:64)?|paexec)\.exe$/i },
-  { technique: 'T1486', weight: 0.3, pattern: /(?:^|[\\/])\S*(?:crypt|locker|ransom)\S*\.exe$/i },
+  { technique: 'T1486', weight: 0.3, pattern: /(?:^|[\\/])[^\s\\/]*(?:crypt|locker|ransom)\S*\.exe$/i },
 ];
 
 /** Techniques a command line (and image) shows, with the strongest weight each. */

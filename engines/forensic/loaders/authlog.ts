@@ -11,8 +11,6 @@ import { clip, headLines, type ArtifactSource, type DetectSample, type LoadConte
 export const BSD_HEADER = /^(?:<\d{1,3}>)?([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))? (\S+) (.*)$/;
 /** The RFC 5424-style header with an ISO time: `<pri>1 time host rest`. */
 export const ISO_HEADER = /^(?:<\d{1,3}>(?:1 )?)?(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})) (\S+) (.*)$/;
-/** `program[pid]: message`, the program being everything up to the first `[pid]: ` or `: ` (as loghub splits it). */
-export const PROGRAM = /^\s*(.+?)(?:\[(\d+)\])?:(?: (.*))?$/;
 
 /** A syslog line split into its header fields. */
 export interface SyslogLine {
@@ -148,35 +146,44 @@ export function scanBsdHeader(text: string): BsdHeader | null {
 }
 
 /**
- * PROGRAM applied to the rest of a header (which holds no line terminator), read by hand: after the leading white space,
- * the program is the shortest text followed by `[digits]:` or `:` and then the end or a space. When there is none, the
- * regular expression decides (its backtracking into the leading white space gives the odd cases).
+ * `program[pid]: message` in the rest of a header (which holds no line terminator), as loghub splits it, read in one
+ * pass: after the leading white space, the program is the shortest text followed by `[digits]:` or `:` and then the
+ * end or a space. When there is none, the program is empty if `[digits]:` or `:` starts right after the leading white
+ * space; otherwise there is no program and the whole rest is the message. This is what `/^\s*(.+?)(?:\[(\d+)\])?:(?:
+ * (.*))?$/` captures (its backtracking into the leading white space gives the empty program), without its
+ * backtracking over long lines; syslog-scan.test.ts compares the two.
  */
 function splitProgram(rest: string, host: string, bsd: SyslogLine['bsd'], iso: string | null, memo: SummaryMemo | undefined): SyslogLine {
   const n = rest.length;
   let s = 0;
   while (s < n && isRegExpSpace(rest.charCodeAt(s))) s++;
   for (let e = s + 1; e < n; e++) {
-    const c = rest.charCodeAt(e);
-    if (c === 91) {
-      let k = e + 1;
-      while (isDigit(rest.charCodeAt(k))) k++;
-      if (k > e + 1 && rest.charCodeAt(k) === 93 && rest.charCodeAt(k + 1) === 58 && (k + 2 === n || rest.charCodeAt(k + 2) === 32)) {
-        const line: SyslogLine = { host, program: rest.slice(s, e).trim(), pid: Number(rest.slice(e + 1, k)), message: k + 2 === n ? '' : rest.slice(k + 3).trim(), bsd, iso };
-        // The rest is the summary as written when nothing was trimmed and the pid's digits are those String writes.
-        const digits = k - e - 1;
-        if (s === 0 && !isRegExpSpace(rest.charCodeAt(e - 1)) && digits <= 15 && (digits === 1 || rest.charCodeAt(e + 1) !== 48) && untrimmed(rest, k + 3)) remember(memo, line, rest);
-        return line;
-      }
-    } else if (c === 58 && (e + 1 === n || rest.charCodeAt(e + 1) === 32)) {
-      const line: SyslogLine = { host, program: rest.slice(s, e).trim(), pid: null, message: e + 1 === n ? '' : rest.slice(e + 2).trim(), bsd, iso };
-      if (s === 0 && !isRegExpSpace(rest.charCodeAt(e - 1)) && untrimmed(rest, e + 2)) remember(memo, line, rest);
+    const line = programAt(rest, s, e, host, bsd, iso, memo);
+    if (line !== null) return line;
+  }
+  return (s > 0 && s < n ? programAt(rest, s, s, host, bsd, iso, undefined) : null) ?? { host, program: '', pid: null, message: rest.trim(), bsd, iso };
+}
+
+/** The split when `[digits]:` or `:`, then the end or a space, starts at `e` (the program is `rest[s, e)`), else null. */
+function programAt(rest: string, s: number, e: number, host: string, bsd: SyslogLine['bsd'], iso: string | null, memo: SummaryMemo | undefined): SyslogLine | null {
+  const n = rest.length;
+  const c = rest.charCodeAt(e);
+  if (c === 91) {
+    let k = e + 1;
+    while (isDigit(rest.charCodeAt(k))) k++;
+    if (k > e + 1 && rest.charCodeAt(k) === 93 && rest.charCodeAt(k + 1) === 58 && (k + 2 === n || rest.charCodeAt(k + 2) === 32)) {
+      const line: SyslogLine = { host, program: rest.slice(s, e).trim(), pid: Number(rest.slice(e + 1, k)), message: k + 2 === n ? '' : rest.slice(k + 3).trim(), bsd, iso };
+      // The rest is the summary as written when nothing was trimmed and the pid's digits are those String writes.
+      const digits = k - e - 1;
+      if (s === 0 && !isRegExpSpace(rest.charCodeAt(e - 1)) && digits <= 15 && (digits === 1 || rest.charCodeAt(e + 1) !== 48) && untrimmed(rest, k + 3)) remember(memo, line, rest);
       return line;
     }
+  } else if (c === 58 && (e + 1 === n || rest.charCodeAt(e + 1) === 32)) {
+    const line: SyslogLine = { host, program: rest.slice(s, e).trim(), pid: null, message: e + 1 === n ? '' : rest.slice(e + 2).trim(), bsd, iso };
+    if (s === 0 && !isRegExpSpace(rest.charCodeAt(e - 1)) && untrimmed(rest, e + 2)) remember(memo, line, rest);
+    return line;
   }
-  const p = PROGRAM.exec(rest);
-  if (!p) return { host, program: '', pid: null, message: rest.trim(), bsd, iso };
-  return { host, program: (p[1] as string).trim(), pid: p[2] === undefined ? null : Number(p[2]), message: (p[3] ?? '').trim(), bsd, iso };
+  return null;
 }
 
 /** True when `rest` from `from` on is a message that trim() leaves as it is and that is not empty. */

@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { MONTHS } from '../time.js';
-import { BSD_HEADER, ISO_HEADER, PROGRAM, isRegExpSpace, parseSyslogLine, scanBsdHeader, summaryMemo, syslogSummary, type SyslogLine } from './authlog.js';
+import { BSD_HEADER, ISO_HEADER, isRegExpSpace, parseSyslogLine, scanBsdHeader, summaryMemo, syslogSummary, type SyslogLine } from './authlog.js';
+
+/**
+ * `program[pid]: message`, the program being everything up to the first `[pid]: ` or `: ` (as loghub splits it): what
+ * the loader reads by hand after the header (the expression backtracks over long lines; it is the reference here).
+ */
+const PROGRAM = /^\s*(.+?)(?:\[(\d+)\])?:(?: (.*))?$/;
 
 /** parseSyslogLine as written with the regular expressions alone. */
 function reference(text: string): unknown {
