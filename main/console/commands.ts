@@ -6,7 +6,9 @@ import { EXECUTABLES, cliModuleUrl, type Executable } from './executables.js';
 export type { ConsoleCommand, ConsoleExecutable, ConsoleOption } from '../../engines/core/contracts/console.js';
 
 const OPTION = /(?<![\w-])--[a-z][a-z0-9-]*/g;
-const OPTION_ROW = /^\s+((?:--[a-z][a-z0-9-]*(?:,\s*|\s+or\s+)?)+)\s{2,}(\S.*)$/;
+// Options in a row are parted by a comma or "or" (a name may hold "--", so two names with nothing between them read as
+// one: the same text, split one way instead of in exponentially many).
+export const OPTION_ROW = /^\s+(--[a-z][a-z0-9-]*(?:(?:,\s*|\s+or\s+)--[a-z][a-z0-9-]*)*(?:,\s*|\s+or\s+)?)\s{2,}(\S.*)$/;
 
 function unique<T>(items: readonly T[]): T[] {
   return [...new Set(items)];

@@ -90,3 +90,34 @@ describe('manifest line readers', () => {
     expect(b.stdout).toBe('undefined');
   }, 60_000);
 });
+
+describe('rule patterns over evidence', () => {
+  // Each input made old code backtrack for minutes or longer (exponential, cubic or quartic); the new code reads it at once.
+  const CASES: readonly { module: string; expr: string; text: string; expected: string }[] = [
+    // replay: a run of SQL comments after UNION that never reaches SELECT (the `.*?` comments split it exponentially)
+    { module: './engines/replay/detect/web.ts', expr: 'm.hasSqlInjection(text)', text: `/q?id=1 union ${'/**/'.repeat(200)}x`, expected: 'false' },
+    { module: './engines/replay/detect/web.ts', expr: 'm.hasSqlInjection(text)', text: `/q?id='+or${'+'.repeat(300_000)}!`, expected: 'false' },
+    // pkgscan: a long run of names and white space before a statement's last `:`
+    { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: 'm.assignedName(text)', text: `${'$'.repeat(50_000)}:${'\t'.repeat(50_000)}$:`, expected: '$' },
+    // pkgscan: white space after iex
+    { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "m.fetchPipeRun({ code: text, path: 'a.ps1' }).length", text: `iex${' '.repeat(50_000)}!`, expected: '0' },
+    // pkgscan: a decoding helper's body line of tabs with no line end, and unclosed parameter lists
+    { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "m.pyExecDecoded({ code: text, path: 'a.py' }).length", text: `def e():\n${'\t'.repeat(300_000)}`, expected: '0' },
+    { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "m.pyExecDecoded({ code: text, path: 'a.py' }).length", text: 'def\ne(\n'.repeat(200_000), expected: '0' },
+    // pkgscan: a long rm flag cluster in a RUN that installs with apt-get
+    { module: './engines/pkgscan/projects/dockerfile.ts', expr: "m.lintDockerfile('Dockerfile', text).some((f) => f.code === 'dockerfile_apt_lists_kept')", text: `FROM debian:12\nRUN apt-get install -y --no-install-recommends x && rm -${'rf'.repeat(20_000)} ${'x'.repeat(20_000)}\n`, expected: 'true' },
+    // forensic: separators, then names, in an image path that does not end in .exe
+    { module: './engines/forensic/analysis/patterns.ts', expr: 'm.techniquesOfCommand(null, text).has("T1486")', text: `A${'/'.repeat(3_000)}${'CRYPT'.repeat(3_000)}\t/CRYPT.EXEx`, expected: 'false' },
+    // renderer: a URL and a path of trailing punctuation not at their end (Send to's indicators)
+    { module: './renderer/src/components/SendToModel.ts', expr: 'm.indicatorsInText(text).map((x) => x.type).join()', text: `see http://a/${'!'.repeat(99_000)}x`, expected: 'url' },
+    { module: './renderer/src/components/SendToModel.ts', expr: 'm.indicatorsInText(text).map((x) => x.type).join()', text: `C:\\x\\${'.'.repeat(99_000)}y z`, expected: 'file_path' },
+    // main: a usage-table row of options with no gap before a description (the row pattern split it exponentially)
+    { module: './main/console/commands.ts', expr: "m.parseHelp('tool', text).options.length", text: `tool 1.0: t\n --a,${'\t--o--o,'.repeat(40)}\t\u0000`, expected: '2' },
+  ];
+
+  it.each(CASES.map((c, i) => [i, c] as const))('finish on attack shape %i', (_i, c) => {
+    const r = runInChild(c.module, c.expr, c.text);
+    expect(r.timedOut).toBe(false);
+    expect(r.stdout).toBe(c.expected);
+  }, 60_000);
+});

@@ -10,6 +10,9 @@ import { check } from 'recheck';
 import { CHECK_PARAMS } from './check.js';
 import { extractRegexes, listSources, type FoundRegex } from './extract.js';
 
+/** The product code the gate holds: the engines, the Electron main and preload processes, and the renderer. */
+export const GATED_DIRS: readonly string[] = ['engines', 'main', 'preload', 'renderer/src'];
+
 export interface Reviewed {
   file: string;
   /** The pattern source (literal patterns) or the expression text (patterns built at run time). */
@@ -23,6 +26,11 @@ export interface Problem {
   file: string;
   line: number;
   what: string;
+}
+
+/** Whether a reviewed entry is about this pattern: same file, and the same source and flags (or, for a pattern built at run time, an expression text it starts). */
+export function reviews(v: Reviewed, r: FoundRegex): boolean {
+  return v.file === r.file && (r.source === null ? v.text !== undefined && r.text.startsWith(v.text) : v.source === r.source && (v.flags ?? '') === r.flags);
 }
 
 export const digest = (source: string, flags: string): string =>
@@ -40,10 +48,7 @@ export async function gate(
 ): Promise<{ problems: Problem[]; checkedNow: number; total: number }> {
   const found: FoundRegex[] = [];
   for (const dir of dirs) for (const file of listSources(root, dir)) found.push(...extractRegexes(root, file));
-  const isReviewed = (r: FoundRegex): boolean =>
-    reviewed.some((v) =>
-      v.file === r.file && (r.source === null ? v.text !== undefined && r.text.startsWith(v.text) : v.source === r.source && (v.flags ?? '') === r.flags),
-    );
+  const isReviewed = (r: FoundRegex): boolean => reviewed.some((v) => reviews(v, r));
   const problems: Problem[] = [];
   const toCheck = new Map<string, FoundRegex[]>();
   for (const r of found) {

@@ -1,5 +1,5 @@
 /**
- * Rewrites tools/redos/verified-safe.json: runs recheck over every regular expression in engines/ and records the
+ * Rewrites tools/redos/verified-safe.json: runs recheck over every regular expression the gate holds (GATED_DIRS) and records the
  * digests of those it finds safe (takes minutes). Prints the ones that are not safe and not in reviewed.json.
  * Usage: npx tsx tools/redos/update.ts
  */
@@ -7,13 +7,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkAll, collect } from './check.js';
-import { digest, loadJson, type Reviewed } from './gate.js';
+import { GATED_DIRS, digest, loadJson, type Reviewed } from './gate.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 async function main(): Promise<void> {
   const reviewed = loadJson<Reviewed[]>(join(ROOT, 'tools/redos/reviewed.json'));
-  const { literal } = collect(ROOT, ['engines']);
+  const { literal } = collect(ROOT, GATED_DIRS);
   const results = await checkAll(literal, 2);
   const digests: string[] = [];
   for (const r of results) {

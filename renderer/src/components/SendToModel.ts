@@ -108,6 +108,16 @@ const WIN_PATH_RE = /\b[A-Za-z]:\\(?:[^\\\s"'<>|*?:]+\\)*[^\\\s"'<>|*?:]+/g;
 const UNIX_PATH_RE = /(?<![\w/.:])\/(?:tmp|etc|var|usr|home|root|opt|bin|sbin|lib|dev\/shm|proc|Users|Library|private|Applications|System)(?:\/[\w.+@-]+)+/g;
 const DOMAIN_RE = /(?<![\w.@/-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w-]|\.[A-Za-z0-9])/g;
 
+/**
+ * `text` without the characters of `chars` at its end, in one pass (`replace(/[.,;]+$/, '')` goes back over every run of
+ * them from each of its starts: quadratic on a long URL or path of them).
+ */
+function trimEndOf(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text.charAt(end - 1))) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
 const validPort = (p: string | undefined): boolean => p === undefined || (Number(p) >= 1 && Number(p) <= 65535);
 
 function isIpv6(text: string): boolean {
@@ -127,10 +137,10 @@ export function indicatorsInText(text: string): FindingIndicator[] {
     covered.push([at, at + length]);
   };
   const inside = (at: number): boolean => covered.some(([a, b]) => at >= a && at < b);
-  for (const m of t.matchAll(URL_RE)) add('url', m[0].replace(/^hxxp/i, 'http').replace(/[.,;:!?]+$/, ''), m.index, m[0].length);
+  for (const m of t.matchAll(URL_RE)) add('url', trimEndOf(m[0].replace(/^hxxp/i, 'http'), '.,;:!?'), m.index, m[0].length);
   for (const m of t.matchAll(EMAIL_RE)) if (!inside(m.index)) add('email', m[0].toLowerCase(), m.index, m[0].length);
-  for (const m of t.matchAll(REGISTRY_RE)) add('registry_key', m[0].replace(/[.,;]+$/, ''), m.index, m[0].length);
-  for (const m of t.matchAll(WIN_PATH_RE)) if (!inside(m.index)) add('file_path', m[0].replace(/[.,;]+$/, ''), m.index, m[0].length);
+  for (const m of t.matchAll(REGISTRY_RE)) add('registry_key', trimEndOf(m[0], '.,;'), m.index, m[0].length);
+  for (const m of t.matchAll(WIN_PATH_RE)) if (!inside(m.index)) add('file_path', trimEndOf(m[0], '.,;'), m.index, m[0].length);
   for (const m of t.matchAll(UNIX_PATH_RE)) if (!inside(m.index)) add('file_path', m[0], m.index, m[0].length);
   for (const m of t.matchAll(IPV4)) {
     if (inside(m.index) || !validPort(m[1])) continue;

@@ -137,6 +137,10 @@ describe('compactSummary', () => {
     expect(compactSummary('Microsoft-Windows-Sysmon 11: file.create C:\\Users\\Public\\svchost.exe')).toBe('Sysmon 11: file.create C:\\Users\\Public\\svchost.exe');
     expect(compactSummary('Sysmon 3: network.connect 185.220.101.47:443')).toBe('Sysmon 3: network.connect 185.220.101.47:443');
     expect(compactSummary('x C:\\a-very-long-folder-name-indeed\\and-another-long-one\\file.txt')).toBe('x C:\\a-very-long-folder-name-indeed\\and-another-long-one\\file.txt');
+    // The path starts after the last quote or line break: one before it is not the trailing path.
+    expect(compactSummary('cmd "C:\\Program Files\\A\\B\\C\\D\\tool.exe" D:\\data\\one\\two\\three\\four\\out.log')).toBe('cmd "C:\\Program Files\\A\\B\\C\\D\\tool.exe" D:\\…\\four\\out.log');
+    expect(compactSummary('run "C:\\Program Files\\A\\B\\C\\D\\tool.exe"')).toBe('run "C:\\Program Files\\A\\B\\C\\D\\tool.exe"');
+    expect(compactSummary('a C:\\x\nC:\\Users\\someone\\AppData\\Local\\Temp\\dropper.exe')).toBe('a C:\\x\nC:\\…\\Temp\\dropper.exe');
   });
 
   it('leaves out the action where it repeats the action column, and only there', async () => {

@@ -123,7 +123,11 @@ export function compactSummary(summary: string, keep = '', action = ''): string 
   const named = summary.replace(/^Microsoft-Windows-(?:Security-Auditing|Sysmon|PowerShell|)\b-?/, (m) => (m.includes('Security') ? 'Security' : m.includes('Sysmon') ? 'Sysmon' : m.includes('PowerShell') ? 'PowerShell' : m));
   const repeated = action === '' ? -1 : named.indexOf(`: ${action} `);
   const s = repeated >= 0 && repeated < 48 ? `${named.slice(0, repeated + 2)}${named.slice(repeated + action.length + 3)}` : named;
-  const m = TRAILING_PATH.exec(s);
+  // The path runs to the end with no quote or line break, so it starts after the last of them: looking only there
+  // finds the same match without going back over the rest from each drive letter (quadratic on a long summary).
+  const from = Math.max(s.lastIndexOf('"'), s.lastIndexOf('\n')) + 1;
+  const tail = TRAILING_PATH.exec(from === 0 ? s : s.slice(from));
+  const m = tail === null ? null : { 0: tail[0], index: tail.index + from };
   if (!m || m[0].length <= PATH_WHOLE) return s;
   const parts = m[0].split('\\');
   if (parts.length <= 4) return s;
