@@ -1,16 +1,14 @@
 // The usage-table row pattern answers what its earlier form answered (which split a run of options exponentially).
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../engines/core/random.js';
 import { OPTION_ROW } from './commands.js';
 
 const BEFORE = /^\s+((?:--[a-z][a-z0-9-]*(?:,\s*|\s+or\s+)?)+)\s{2,}(\S.*)$/;
 
 describe('OPTION_ROW', () => {
   it('captures what the earlier pattern captured, on random rows', () => {
-    let s = 17;
-    const next = (): number => {
-      s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-      return s >>> 8;
-    };
+    const random = mulberry32(17);
+    const next = (): number => Math.floor(random() * 2 ** 24);
     const pieces = [' ', '  ', '\t', '--', '--a', '--o', 'a', '0', '-', ',', ', ', ' or ', 'or', 'x', 'X', '.'];
     let rows = 0;
     for (let i = 0; i < 60_000; i++) {

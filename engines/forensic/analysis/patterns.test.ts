@@ -1,5 +1,6 @@
 // Techniques of a command line: the same answer on every call, whether matched afresh or kept, and a map of the caller's own.
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../core/random.js';
 import { COMMAND_PATTERNS, IMAGE_PATTERNS, techniquesOfCommand } from './patterns.js';
 
 /** Every pattern tried, the strongest weight per technique, in the order first found. */
@@ -43,11 +44,7 @@ describe('the ransomware image name', () => {
   const before = /(?:^|[\\/])\S*(?:crypt|locker|ransom)\S*\.exe$/i;
 
   it('matches what the earlier expression matched, on random paths', () => {
-    let a = 11;
-    const next = (): number => {
-      a = (Math.imul(a, 1103515245) + 12345) >>> 0;
-      return a / 4294967296;
-    };
+    const next = mulberry32(11);
     const parts = ['\\', '/', ' ', '\t', 'C:', 'Users', 'crypt', 'LOCKER', 'ransom', 'cryp', '.exe', '.EXE', '.dll', 'x', '.', 'e'];
     let hits = 0;
     for (let i = 0; i < 20_000; i++) {

@@ -1,22 +1,11 @@
 // The source detectors' rewritten patterns and hand reader answer what the expressions they replace answered (the inputs
 // that made those backtrack run in a child under a deadline: test/redos/rewritten-patterns.test.ts).
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../../core/random.js';
 import { assignedName, fetchPipeRun, pyExecDecoded } from './detectors-text.js';
 
-/** A seeded generator (mulberry32), so a failure names an input that comes again. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const texts = (alphabet: readonly string[], count: number, maxLength: number, seed: number): string[] => {
-  const next = random(seed);
+  const next = mulberry32(seed);
   return Array.from({ length: count }, () => Array.from({ length: Math.floor(next() * (maxLength + 1)) }, () => alphabet[Math.floor(next() * alphabet.length)] as string).join(''));
 };
 
