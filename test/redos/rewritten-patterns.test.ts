@@ -108,6 +108,8 @@ describe('rule patterns over evidence', () => {
     { module: './engines/pkgscan/projects/dockerfile.ts', expr: "m.lintDockerfile('Dockerfile', text).some((f) => f.code === 'dockerfile_apt_lists_kept')", text: `FROM debian:12\nRUN apt-get install -y --no-install-recommends x && rm -${'rf'.repeat(20_000)} ${'x'.repeat(20_000)}\n`, expected: 'true' },
     // forensic: separators, then names, in an image path that does not end in .exe
     { module: './engines/forensic/analysis/patterns.ts', expr: 'm.techniquesOfCommand(null, text).has("T1486")', text: `A${'/'.repeat(3_000)}${'CRYPT'.repeat(3_000)}\t/CRYPT.EXEx`, expected: 'false' },
+    // attrib: a URL in a report followed by a long run of punctuation (the trim matched and counted again per character)
+    { module: './engines/attrib/extract/indicators.ts', expr: 'm.extractIndicators(text).length', text: `see http://a.example/${'.'.repeat(400_000)} now`, expected: '0' },
     // renderer: a URL and a path of trailing punctuation not at their end (Send to's indicators)
     { module: './renderer/src/components/SendToModel.ts', expr: 'm.indicatorsInText(text).map((x) => x.type).join()', text: `see http://a/${'!'.repeat(99_000)}x`, expected: 'url' },
     { module: './renderer/src/components/SendToModel.ts', expr: 'm.indicatorsInText(text).map((x) => x.type).join()', text: `C:\\x\\${'.'.repeat(99_000)}y z`, expected: 'file_path' },

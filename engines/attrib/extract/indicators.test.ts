@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractIndicators } from './indicators.js';
+import { mulberry32 } from '../../core/random.js';
+import { extractIndicators, trimUrl } from './indicators.js';
 import { refang } from './refang.js';
 
 const values = (text: string): string[] => extractIndicators(text).map((i) => `${i.type}=${i.value}`);
@@ -77,5 +78,35 @@ describe('indicator extraction', () => {
     expect(r.text).toBe('a.b http://c');
     expect([...r.starts.slice(0, 4)]).toEqual([0, 1, 4, 5]);
     expect(r.ends[1]).toBe(4);
+  });
+});
+
+describe('trimUrl', () => {
+  /** The trim as it was: match the trailing punctuation and count the brackets again for each character dropped. */
+  function before(url: string): string {
+    let u = url;
+    for (;;) {
+      if (!/[.,;:!?'")\]}>\u2019\u201d]+$/.test(u)) return u;
+      const last = u[u.length - 1] as string;
+      const n = (ch: string): number => [...u].filter((c) => c === ch).length;
+      if ((last === ')' && n('(') >= n(')')) || (last === ']' && n('[') >= n(']'))) return u;
+      u = u.slice(0, -1);
+    }
+  }
+
+  it('strips what the earlier trim stripped, on random URLs', () => {
+    const next = mulberry32(29);
+    const pieces = ['http://a/', 'x', '(', ')', '[', ']', '.', ',', ';', ':', '!', '?', "'", '"', '}', '>', '\u2019', '\u201d', '-'];
+    for (let i = 0; i < 20_000; i++) {
+      let url = 'http://h/';
+      const n = Math.floor(next() * 10);
+      for (let j = 0; j < n; j++) url += pieces[Math.floor(next() * pieces.length)] as string;
+      expect(trimUrl(url), JSON.stringify(url)).toBe(before(url));
+    }
+  });
+
+  it('keeps a closing bracket whose opening one is inside', () => {
+    expect(trimUrl('https://en.wikipedia.org/wiki/Foo_(bar)).')).toBe('https://en.wikipedia.org/wiki/Foo_(bar)');
+    expect(trimUrl('http://x/a].')).toBe('http://x/a');
   });
 });

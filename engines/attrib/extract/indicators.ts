@@ -41,6 +41,8 @@ const REGISTRY_RE =
   /\b(?:HKEY_LOCAL_MACHINE|HKEY_CURRENT_USER|HKEY_CLASSES_ROOT|HKEY_USERS|HKEY_CURRENT_CONFIG|HKLM|HKCU|HKCR|HKU|HKCC)(?::)?(?:\\(?:[^\\\s"'<>|,;()]+(?: [^\\\s"'<>|,;()]+)*)(?=\\))*(?:\\[^\\\s"'<>|,;()]*)?/g;
 
 const TRAILING = /[.,;:!?'")\]}>\u2019\u201d]+$/;
+/** The characters TRAILING strips, for the one-pass trim of a URL. */
+const TRAILING_CHARS = '.,;:!?\'")]}>\u2019\u201d';
 
 interface Candidate {
   readonly type: AttribIndicatorType;
@@ -68,16 +70,22 @@ function validIpv4(s: string): boolean {
   return prefix === undefined || Number(prefix) <= 32;
 }
 
-/** Strips trailing punctuation from a URL, keeping a closing bracket that has its opening one inside. */
-function trimUrl(url: string): string {
-  let u = url;
-  for (;;) {
-    const m = TRAILING.exec(u);
-    if (!m) return u;
-    const last = u[u.length - 1]!;
-    if ((last === ')' && count(u, '(') >= count(u, ')')) || (last === ']' && count(u, '[') >= count(u, ']'))) return u;
-    u = u.slice(0, -1);
+/**
+ * Strips trailing punctuation from a URL, keeping a closing bracket that has its opening one inside. One pass from the
+ * end with the brackets counted once (matching TRAILING and counting again per dropped character was quadratic in a
+ * run of punctuation: 40,000 dots took a second).
+ */
+export function trimUrl(url: string): string {
+  const counts = { '(': count(url, '('), ')': count(url, ')'), '[': count(url, '['), ']': count(url, ']') };
+  let end = url.length;
+  while (end > 0) {
+    const last = url.charAt(end - 1);
+    if (!TRAILING_CHARS.includes(last)) break;
+    if ((last === ')' && counts['('] >= counts[')']) || (last === ']' && counts['['] >= counts[']'])) break;
+    if (last === ')' || last === ']') counts[last]--;
+    end--;
   }
+  return end === url.length ? url : url.slice(0, end);
 }
 
 function count(s: string, ch: string): number {
