@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import { isIPv4, isIPv6 } from 'node:net';
 import type { AttribIndicatorType, IndicatorSpan } from '../../core/contracts/attrib.js';
+import { trimEndChars } from '../../core/linear-text.js';
 import { originalSpan, refang } from './refang.js';
 
 const require = createRequire(import.meta.url);
@@ -40,8 +41,7 @@ const POSIXPATH_RE = new RegExp(`(?<![\\w.:/~\\\\-])(?:~|/(?:${POSIX_ROOTS}))(?:
 const REGISTRY_RE =
   /\b(?:HKEY_LOCAL_MACHINE|HKEY_CURRENT_USER|HKEY_CLASSES_ROOT|HKEY_USERS|HKEY_CURRENT_CONFIG|HKLM|HKCU|HKCR|HKU|HKCC)(?::)?(?:\\(?:[^\\\s"'<>|,;()]+(?: [^\\\s"'<>|,;()]+)*)(?=\\))*(?:\\[^\\\s"'<>|,;()]*)?/g;
 
-const TRAILING = /[.,;:!?'")\]}>\u2019\u201d]+$/;
-/** The characters TRAILING strips, for the one-pass trim of a URL. */
+/** Punctuation that ends a sentence rather than an indicator, stripped from an indicator's end. */
 const TRAILING_CHARS = '.,;:!?\'")]}>\u2019\u201d';
 
 interface Candidate {
@@ -72,7 +72,7 @@ function validIpv4(s: string): boolean {
 
 /**
  * Strips trailing punctuation from a URL, keeping a closing bracket that has its opening one inside. One pass from the
- * end with the brackets counted once (matching TRAILING and counting again per dropped character was quadratic in a
+ * end with the brackets counted once (matching the punctuation and counting again per dropped character was quadratic in a
  * run of punctuation: 40,000 dots took a second).
  */
 export function trimUrl(url: string): string {
@@ -135,17 +135,17 @@ export function extractIndicators(text: string): IndicatorSpan[] {
     return { type: 'email', value: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length, priority: 1 };
   }, cands);
   collect(REGISTRY_RE, t, (m) => {
-    const v = m[0].replace(TRAILING, '');
+    const v = trimEndChars(m[0], TRAILING_CHARS);
     if (!v.includes('\\')) return undefined;
     return { type: 'registry_key', value: v, start: m.index, end: m.index + v.length, priority: 2 };
   }, cands);
   collect(WINPATH_RE, t, (m) => {
-    const v = m[0].replace(TRAILING, '');
+    const v = trimEndChars(m[0], TRAILING_CHARS);
     if (v.length < 4) return undefined;
     return { type: 'file_path', value: v, start: m.index, end: m.index + v.length, priority: 3 };
   }, cands);
   collect(POSIXPATH_RE, t, (m) => {
-    const v = m[0].length > 2 ? m[0].replace(TRAILING, '') : m[0];
+    const v = m[0].length > 2 ? trimEndChars(m[0], TRAILING_CHARS) : m[0];
     if (v === '~' || v.split('/').filter((p) => p !== '').length < 2) return undefined;
     return { type: 'file_path', value: v, start: m.index, end: m.index + v.length, priority: 3 };
   }, cands);
