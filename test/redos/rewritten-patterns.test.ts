@@ -108,6 +108,8 @@ describe('rule patterns over evidence', () => {
     { module: './engines/pkgscan/projects/dockerfile.ts', expr: "m.lintDockerfile('Dockerfile', text).some((f) => f.code === 'dockerfile_apt_lists_kept')", text: `FROM debian:12\nRUN apt-get install -y --no-install-recommends x && rm -${'rf'.repeat(20_000)} ${'x'.repeat(20_000)}\n`, expected: 'true' },
     // forensic: separators, then names, in an image path that does not end in .exe
     { module: './engines/forensic/analysis/patterns.ts', expr: 'm.techniquesOfCommand(null, text).has("T1486")', text: `A${'/'.repeat(3_000)}${'CRYPT'.repeat(3_000)}\t/CRYPT.EXEx`, expected: 'false' },
+    // pkgscan rule files: the request-catcher and tunnel host rules over a long dotted run (`[\w.-]*\.` from each start)
+    { module: './engines/pkgscan/analyzers/source/rules.ts', expr: "m.loadRules('resources').filter((r) => r.id === 'oast_host' || r.id === 'tunnel_host').flatMap((r) => r.patterns).map((p) => text.match(new RegExp(p.source, p.flags))?.length ?? 0).join()", text: `${'a.'.repeat(200_000)}x`, expected: '0,0,0' },
     // attrib: a URL in a report followed by a long run of punctuation (the trim matched and counted again per character)
     { module: './engines/attrib/extract/indicators.ts', expr: 'm.extractIndicators(text).length', text: `see http://a.example/${'.'.repeat(400_000)} now`, expected: '0' },
     // renderer: a URL and a path of trailing punctuation not at their end (Send to's indicators)

@@ -45,8 +45,9 @@ export async function gate(
   dirs: readonly string[],
   reviewed: readonly Reviewed[],
   verifiedSafe: ReadonlySet<string>,
+  extra: readonly FoundRegex[] = [],
 ): Promise<{ problems: Problem[]; checkedNow: number; total: number }> {
-  const found: FoundRegex[] = [];
+  const found: FoundRegex[] = [...extra];
   for (const dir of dirs) for (const file of listSources(root, dir)) found.push(...extractRegexes(root, file));
   const isReviewed = (r: FoundRegex): boolean => reviewed.some((v) => reviews(v, r));
   const problems: Problem[] = [];

