@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { extractRegexes, listSources } from '../../tools/redos/extract.js';
-import { GATED_DIRS, gate, loadJson, reviews, type Reviewed } from '../../tools/redos/gate.js';
+import { GATED_DIRS, gate, loadJson, type Reviewed } from '../../tools/redos/gate.js';
 import { rulePatterns } from '../../tools/redos/rules.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -23,14 +22,10 @@ describe('ReDoS gate over engine code', () => {
 
   it('finds no new vulnerable or unreviewed pattern in engines/, main/, preload/, the renderer or the pkgscan rule files', async () => {
     expect(GATED_DIRS).toEqual(['engines', 'main', 'preload', 'renderer/src']);
-    const { problems, total } = await gate(ROOT, GATED_DIRS, reviewed, safe, rulePatterns(ROOT));
+    const { problems, total, stale } = await gate(ROOT, GATED_DIRS, reviewed, safe, rulePatterns(ROOT));
     expect(total).toBeGreaterThan(800);
     expect(problems.map((p) => `${p.file}:${p.line} ${p.what}`)).toEqual([]);
-  }, 60_000);
-
-  it('holds no reviewed entry for a pattern that is gone', async () => {
-    const found = [...GATED_DIRS.flatMap((dir) => listSources(ROOT, dir).flatMap((file) => extractRegexes(ROOT, file))), ...rulePatterns(ROOT)];
-    const stale = reviewed.filter((v) => !found.some((r) => reviews(v, r)));
+    // and no reviewed entry for a pattern that is gone
     expect(stale.map((v) => `${v.file} ${v.source ?? v.text}`)).toEqual([]);
   }, 60_000);
 

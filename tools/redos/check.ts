@@ -15,18 +15,15 @@ export interface Checked {
 /** Fixed parameters so that a run is reproducible (the fuzzer is seeded). */
 export const CHECK_PARAMS = { randomSeed: 42, timeout: 10_000 } as const;
 
-export function collect(root: string, dirs: readonly string[]): { literal: Map<string, FoundRegex[]>; dynamic: FoundRegex[] } {
+export function collect(root: string, dirs: readonly string[], extra: readonly FoundRegex[] = []): { literal: Map<string, FoundRegex[]>; dynamic: FoundRegex[] } {
   const literal = new Map<string, FoundRegex[]>();
   const dynamic: FoundRegex[] = [];
-  for (const dir of dirs) {
-    for (const file of listSources(root, dir)) {
-      for (const r of extractRegexes(root, file)) {
-        if (r.source === null) { dynamic.push(r); continue; }
-        const key = `/${r.source}/${r.flags}`;
-        const list = literal.get(key);
-        if (list) list.push(r); else literal.set(key, [r]);
-      }
-    }
+  const found = [...extra, ...dirs.flatMap((dir) => listSources(root, dir).flatMap((file) => extractRegexes(root, file)))];
+  for (const r of found) {
+    if (r.source === null) { dynamic.push(r); continue; }
+    const key = `/${r.source}/${r.flags}`;
+    const list = literal.get(key);
+    if (list) list.push(r); else literal.set(key, [r]);
   }
   return { literal, dynamic };
 }

@@ -46,7 +46,7 @@ export async function gate(
   reviewed: readonly Reviewed[],
   verifiedSafe: ReadonlySet<string>,
   extra: readonly FoundRegex[] = [],
-): Promise<{ problems: Problem[]; checkedNow: number; total: number }> {
+): Promise<{ problems: Problem[]; checkedNow: number; total: number; stale: Reviewed[] }> {
   const found: FoundRegex[] = [...extra];
   for (const dir of dirs) for (const file of listSources(root, dir)) found.push(...extractRegexes(root, file));
   const isReviewed = (r: FoundRegex): boolean => reviewed.some((v) => reviews(v, r));
@@ -73,5 +73,7 @@ export async function gate(
     for (const s of sites) problems.push({ file: s.file, line: s.line, what });
   }
   problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
-  return { problems, checkedNow: toCheck.size, total: found.length };
+  // Reviewed entries that no longer name a pattern of the code (moved or rewritten).
+  const stale = reviewed.filter((v) => !found.some((r) => reviews(v, r)));
+  return { problems, checkedNow: toCheck.size, total: found.length, stale };
 }

@@ -15,12 +15,12 @@ export function rulePatterns(root: string): FoundRegex[] {
   for (const name of readdirSync(join(root, RULES_DIR)).filter((f) => f.endsWith('.yml')).sort()) {
     const file = `${RULES_DIR}/${name}`;
     const text = readFileSync(join(root, file), 'utf8');
-    for (const rule of compileRules({ [name]: text }))
-      for (const re of [...rule.patterns, ...rule.all, ...rule.not]) {
-        // The line of the rule's id, so a problem points at the rule.
-        const at = text.indexOf(`id: ${rule.id}`);
-        out.push({ file, line: at < 0 ? 0 : text.slice(0, at).split('\n').length, source: re.source, flags: re.flags, text: re.source });
-      }
+    for (const rule of compileRules({ [name]: text })) {
+      // The line of the rule's id, so a problem points at the rule.
+      const at = text.indexOf(`id: ${rule.id}`);
+      const line = at < 0 ? 0 : text.slice(0, at).split('\n').length;
+      for (const re of [...rule.patterns, ...rule.all, ...rule.not]) out.push({ file, line, source: re.source, flags: re.flags, text: re.source });
+    }
   }
   return out;
 }

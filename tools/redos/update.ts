@@ -7,25 +7,20 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkAll, collect } from './check.js';
-import { GATED_DIRS, digest, loadJson, type Reviewed } from './gate.js';
+import { GATED_DIRS, digest, loadJson, reviews, type Reviewed } from './gate.js';
 import { rulePatterns } from './rules.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 async function main(): Promise<void> {
   const reviewed = loadJson<Reviewed[]>(join(ROOT, 'tools/redos/reviewed.json'));
-  const { literal } = collect(ROOT, GATED_DIRS);
-  for (const r of rulePatterns(ROOT)) {
-    const key = `/${r.source}/${r.flags}`;
-    const list = literal.get(key);
-    if (list) list.push(r); else literal.set(key, [r]);
-  }
+  const { literal } = collect(ROOT, GATED_DIRS, rulePatterns(ROOT));
   const results = await checkAll(literal, 2);
   const digests: string[] = [];
   for (const r of results) {
     if (r.diagnostics.status === 'safe') { digests.push(digest(r.source, r.flags)); continue; }
     for (const s of r.sites) {
-      if (!reviewed.some((v) => v.file === s.file && v.source === r.source && (v.flags ?? '') === r.flags)) {
+      if (!reviewed.some((v) => reviews(v, s))) {
         process.stdout.write(`${s.file}:${s.line} ${r.diagnostics.status} /${r.source}/${r.flags}\n`);
       }
     }
