@@ -108,6 +108,10 @@ describe('rule patterns over evidence', () => {
     { module: './engines/pkgscan/projects/dockerfile.ts', expr: "m.lintDockerfile('Dockerfile', text).some((f) => f.code === 'dockerfile_apt_lists_kept')", text: `FROM debian:12\nRUN apt-get install -y --no-install-recommends x && rm -${'rf'.repeat(20_000)} ${'x'.repeat(20_000)}\n`, expected: 'true' },
     // forensic: separators, then names, in an image path that does not end in .exe
     { module: './engines/forensic/analysis/patterns.ts', expr: 'm.techniquesOfCommand(null, text).has("T1486")', text: `A${'/'.repeat(3_000)}${'CRYPT'.repeat(3_000)}\t/CRYPT.EXEx`, expected: 'false' },
+    // forensic: command lines of one tool name and flag repeated (`.*` after each start, a flag walk from each name inside a flag)
+    { module: './engines/forensic/analysis/patterns.ts', expr: "text.split('\\u0000').map((t) => [...m.techniquesOfCommand(t, null).keys()].join('+')).join()", text: ['rclone copy ', 'procdump -ma ', 'scp -', 'rm -', 'nc -', 'curl -', 'touch -', 'usermod -', 'shred -', 'truncate -', 'reg add ', 'powershell -x '].map((t) => `${t.repeat(Math.ceil(100_000 / t.length))}!`).join('\u0000'), expected: 'T1048,,,,,,,,,,,' },
+    // forensic: a service image path of one long run without `.exe`
+    { module: './engines/forensic/analysis/patterns.ts', expr: "m.exeNameIn(text) ?? 'none'", text: `"${'a'.repeat(300_000)}" x.exe`, expected: 'x.exe' },
     // pkgscan rule files: the request-catcher and tunnel host rules over a long dotted run (`[\w.-]*\.` from each start)
     { module: './engines/pkgscan/analyzers/source/rules.ts', expr: "m.loadRules('resources').filter((r) => r.id === 'oast_host' || r.id === 'tunnel_host').flatMap((r) => r.patterns).map((p) => text.match(new RegExp(p.source, p.flags))?.length ?? 0).join()", text: `${'a.'.repeat(200_000)}x`, expected: '0,0,0' },
     // attrib: a URL in a report followed by a long run of punctuation (the trim matched and counted again per character)

@@ -2,7 +2,7 @@
 import type { IndicatorSeverity, TamperingIndicator, TamperingVerdict } from '../../core/contracts/forensic.js';
 import type { AnalysisEvent, EventSeq } from './events.js';
 import { attr, commandLine, timeMs, windowsEventId } from './facts.js';
-import { COMMAND_PATTERNS } from './patterns.js';
+import { COMMAND_PATTERNS, patternText } from './patterns.js';
 import { parseTimeMs } from '../time.js';
 import { grownColumn } from '../../core/columns.js';
 
@@ -121,7 +121,8 @@ const commandMatches = (e: AnalysisEvent, technique: string): boolean => {
   let answers = askedAnswers;
   const known = answers?.get(technique);
   if (known !== undefined) return known;
-  const found = (PATTERNS_OF.get(technique) ?? []).some((p) => p.test(cmd));
+  const text = patternText(cmd);
+  const found = (PATTERNS_OF.get(technique) ?? []).some((p) => p.test(text));
   if (answers === undefined && cmd.length <= KEPT_COMMAND_LENGTH && commandAnswers.size < KEPT_COMMANDS) commandAnswers.set(cmd, (askedAnswers = answers = new Map()));
   answers?.set(technique, found);
   return found;

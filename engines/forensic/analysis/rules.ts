@@ -5,7 +5,7 @@ import { stageOf } from './attack.js';
 import type { EventNodeList, EventNodes } from './entities.js';
 import { attr, baseName, commandLine, hostKey, imageKey, sourceIp, timeMs, userKey, windowsEventId } from './facts.js';
 import { PLAN_STEP, type EdgeRef, type NodeRef, type ProvenanceGraph } from './graph.js';
-import { isInternalAddress, splitEndpoint, techniquesOfCommand } from './patterns.js';
+import { exeNameIn, isInternalAddress, splitEndpoint, techniquesOfCommand } from './patterns.js';
 
 /** What a rule sees: the graph and a way to draw its edges (each event's nodes come with the event). */
 export interface RuleContext {
@@ -304,7 +304,7 @@ const serviceCreation: CausalRule = {
       }
       if (e.action !== 'service.install' || n.object === null) return;
       const image = attr(e, 'imagePath', 'ImagePath', 'ServiceFileName') ?? '';
-      const exe = /([^\\/"\s]+\.exe)/i.exec(image)?.[1];
+      const exe = exeNameIn(image);
       if (exe !== undefined) installed.set(`${hk}:${exe.toLowerCase()}`, { service: n.object, ms: timeMs(e) });
       const t = ['T1543.003'];
       if (SERVICE_EXECUTION.test(image)) t.push('T1569.002');

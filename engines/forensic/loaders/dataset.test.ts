@@ -72,6 +72,21 @@ describe('dataset-json', () => {
     expect(r.artifact.warnings[0]?.message).toMatch(/^an event does not match the dataset format \(attributes\.deep(\.a)+: nested deeper than 66 levels\)$/);
   });
 
+  it('clips attribute texts longer than 16,384 characters at any depth, with a warning, as EVTX data is clipped', () => {
+    const long = 'x'.repeat(20_000);
+    const lines = [JSON.stringify(header), JSON.stringify({ time: null, action: 'process.exec', attributes: { commandLine: long, n: 1, deep: [{ a: long, b: 'kept' }], short: 'y' } }), JSON.stringify({ time: null, action: 'a.b', attributes: { s: 'x'.repeat(16_384) } })];
+    const r = loadText(lines.join('\n'));
+    expect(r.events).toHaveLength(2);
+    const a = r.events[0]!.attributes as Record<string, unknown>;
+    expect(Object.keys(a)).toEqual(['commandLine', 'n', 'deep', 'short']);
+    expect(a['commandLine']).toBe(`${'x'.repeat(16_384)}…`);
+    expect(a['deep']).toEqual([{ a: `${'x'.repeat(16_384)}…`, b: 'kept' }]);
+    expect(a['short']).toBe('y');
+    expect((r.events[1]!.attributes as Record<string, unknown>)['s']).toHaveLength(16_384);
+    expect(r.artifact.warningCounts).toEqual({ value_clipped: 1 });
+    expect(r.artifact.warnings[0]).toMatchObject({ record: 2 });
+  });
+
   it('takes by hand only events the schema takes, with the same fields', () => {
     const base = { time: '2024-01-01T00:00:00Z', host: 'h1', action: 'process.create', actor: { name: 'a.exe', type: 'process' }, object: { type: 'file', name: 'b' }, summary: 's', attributes: { pid: '1', data: { k: [1, 'x', null, true] } }, id: 'i' };
     const variants: unknown[] = [

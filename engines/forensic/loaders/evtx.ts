@@ -5,7 +5,7 @@ import type { EventEntity, EventTime, JsonRecord, JsonValue } from '../event.js'
 import { LOADER_RELIABILITY } from '../event.js';
 import { CHUNK_SIZE, EvtxParser, FILE_HEADER_SIZE, type EvtxReader, type EvtxRecord } from '../evtx/index.js';
 import { parseIsoTime, precisionOfDigits, readCanonicalTime, type CanonicalTimeParts } from '../time.js';
-import { clip, type ArtifactSource, type DetectSample, type LoadContext, type Loader } from './registry.js';
+import { clip, MAX_VALUE_CHARS, type ArtifactSource, type DetectSample, type LoadContext, type Loader } from './registry.js';
 
 const MAGIC = Buffer.from('ElfFile\0', 'latin1');
 
@@ -283,7 +283,7 @@ export function clipData(data: Data): Data {
   for (const k in data) {
     if (!Object.prototype.hasOwnProperty.call(data, k)) continue;
     const v = data[k];
-    if (k === '#attributes' || (typeof v === 'string' && v.length > 16384)) {
+    if (k === '#attributes' || (typeof v === 'string' && v.length > MAX_VALUE_CHARS)) {
       plain = false;
       break;
     }
@@ -293,7 +293,7 @@ export function clipData(data: Data): Data {
   for (const k in data) {
     if (k === '#attributes' || !Object.prototype.hasOwnProperty.call(data, k)) continue;
     const v = data[k] as JsonValue;
-    setOwn(out, k, typeof v === 'string' ? clip(v, 16384) : v);
+    setOwn(out, k, typeof v === 'string' ? clip(v, MAX_VALUE_CHARS) : v);
   }
   return out;
 }
