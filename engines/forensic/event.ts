@@ -41,6 +41,9 @@ export interface EventEntity {
 }
 
 /** A JSON value as loaders store attributes. */
+/** The longest attribute text an event keeps whole (EVTX event data, dataset and preproc values); loaders clip longer ones and the analysis's patterns read no further. */
+export const MAX_VALUE_CHARS = 16384;
+
 export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 export type JsonRecord = { readonly [key: string]: JsonValue };
 

@@ -108,12 +108,15 @@ const commandAnswers = new Map<string, Map<string, boolean>>();
  */
 let askedEvent: AnalysisEvent | null = null;
 let askedCommand: string | null = null;
+/** What the patterns read of that line (patternText). */
+let askedText = '';
 let askedAnswers: Map<string, boolean> | undefined;
 
 const commandMatches = (e: AnalysisEvent, technique: string): boolean => {
   if (e !== askedEvent) {
     askedEvent = e;
     askedCommand = commandLine(e);
+    askedText = askedCommand === null ? '' : patternText(askedCommand);
     askedAnswers = askedCommand !== null && askedCommand.length <= KEPT_COMMAND_LENGTH ? commandAnswers.get(askedCommand) : undefined;
   }
   const cmd = askedCommand;
@@ -121,8 +124,7 @@ const commandMatches = (e: AnalysisEvent, technique: string): boolean => {
   let answers = askedAnswers;
   const known = answers?.get(technique);
   if (known !== undefined) return known;
-  const text = patternText(cmd);
-  const found = (PATTERNS_OF.get(technique) ?? []).some((p) => p.test(text));
+  const found = (PATTERNS_OF.get(technique) ?? []).some((p) => p.test(askedText));
   if (answers === undefined && cmd.length <= KEPT_COMMAND_LENGTH && commandAnswers.size < KEPT_COMMANDS) commandAnswers.set(cmd, (askedAnswers = answers = new Map()));
   answers?.set(technique, found);
   return found;

@@ -1,4 +1,6 @@
 // Command-line and image patterns that name an ATT&CK technique (declarative: one row per pattern).
+import { MAX_VALUE_CHARS } from '../event.js';
+
 export interface TechniquePattern {
   readonly technique: string;
   readonly pattern: RegExp;
@@ -52,11 +54,11 @@ export const IMAGE_PATTERNS: readonly TechniquePattern[] = [
 ];
 
 /**
- * The part of a command line or image the patterns read: its first 16,384 characters (what EVTX and dataset values are
- * clipped to; the Windows limit is 32,767), so a few patterns that stay quadratic in one argument stay cheap on text
+ * The part of a command line or image the patterns read: its first MAX_VALUE_CHARS characters (what the loaders clip
+ * values to; the Windows limit is 32,767), so a few patterns that stay quadratic in one argument stay cheap on text
  * from any loader.
  */
-export const patternText = (text: string): string => (text.length > 16384 ? text.slice(0, 16384) : text);
+export const patternText = (text: string): string => (text.length > MAX_VALUE_CHARS ? text.slice(0, MAX_VALUE_CHARS) : text);
 
 /** Techniques a command line (and image) shows, with the strongest weight each. */
 export function techniquesOfCommand(commandLine: string | null, image: string | null): Map<string, number> {

@@ -5,10 +5,10 @@ import { VitrineError } from '../../core/errors.js';
 import { jsonShapeIssue } from '../../core/json-text.js';
 import { issuesToDetails } from '../../core/validation.js';
 import { setOwn } from '../../core/own.js';
-import { ENTITY_TYPES, LOADER_RELIABILITY, TIME_PRECISIONS, type EventDraft, type EventTime, type JsonRecord, type JsonValue } from '../event.js';
+import { ENTITY_TYPES, LOADER_RELIABILITY, MAX_VALUE_CHARS, TIME_PRECISIONS, type EventDraft, type EventTime, type JsonRecord, type JsonValue } from '../event.js';
 import { linesOf } from '../text.js';
 import { parseIsoTime } from '../time.js';
-import { clip, jsonLine, MAX_VALUE_CHARS, type ArtifactSource, type DetectSample, type LoadContext, type Loader } from './registry.js';
+import { clip, jsonLine, type ArtifactSource, type DetectSample, type LoadContext, type Loader } from './registry.js';
 
 export const DATASET_FORMAT = 'vitrine.forensic.dataset';
 export const DATASET_VERSION = 1;
@@ -124,16 +124,19 @@ export function plainDatasetEvent(v: unknown): DatasetEvent | null {
   return out;
 }
 
-/** The value with every string longer than MAX_VALUE_CHARS clipped, at any depth; the value itself when none is. */
-export function clipLongTexts(v: JsonValue, depth: number): JsonValue {
+/**
+ * The value with every string longer than MAX_VALUE_CHARS clipped, at any depth (attributes are checked to nest at most
+ * EVENT_SHAPE's levels before); the value itself when none is.
+ */
+function clipLongTexts(v: JsonValue): JsonValue {
   if (typeof v === 'string') return v.length > MAX_VALUE_CHARS ? clip(v, MAX_VALUE_CHARS) : v;
-  if (typeof v !== 'object' || v === null || depth > 66) return v;
+  if (typeof v !== 'object' || v === null) return v;
   if (Array.isArray(v)) {
     const list = v as readonly JsonValue[];
     let out: JsonValue[] | null = null;
     for (let i = 0; i < list.length; i++) {
       const x = list[i] as JsonValue;
-      const c = clipLongTexts(x, depth + 1);
+      const c = clipLongTexts(x);
       if (c !== x && out === null) out = list.slice(0, i);
       if (out !== null) out.push(c);
     }
@@ -144,7 +147,7 @@ export function clipLongTexts(v: JsonValue, depth: number): JsonValue {
   for (const k in rec) {
     if (!Object.prototype.hasOwnProperty.call(rec, k)) continue;
     const x = rec[k] as JsonValue;
-    const c = clipLongTexts(x, depth + 1);
+    const c = clipLongTexts(x);
     if (c !== x && out === null) {
       out = {};
       for (const j in rec) {
@@ -198,7 +201,7 @@ function draftOf(value: unknown, record: number, offset: number | undefined, len
   }
   const supplied = e.event_id ?? e.id;
   // Attribute texts are clipped as EVTX event data is: one crafted value cannot make every pattern over it slow.
-  const clipped = e.attributes === undefined ? undefined : clipLongTexts(e.attributes as JsonValue, 0);
+  const clipped = e.attributes === undefined ? undefined : clipLongTexts(e.attributes as JsonValue);
   if (clipped !== undefined && clipped !== e.attributes) {
     ctx.warn('value_clipped', `an attribute value longer than ${MAX_VALUE_CHARS} characters was clipped`, { record });
     e = { ...e, attributes: clipped as DatasetEvent['attributes'] };

@@ -2,10 +2,10 @@
 import { sha256Hex } from '../../core/canonical.js';
 import { setOwn } from '../../core/own.js';
 import type { EventEntity, EventTime, JsonRecord, JsonValue } from '../event.js';
-import { LOADER_RELIABILITY } from '../event.js';
+import { LOADER_RELIABILITY, MAX_VALUE_CHARS } from '../event.js';
 import { CHUNK_SIZE, EvtxParser, FILE_HEADER_SIZE, type EvtxReader, type EvtxRecord } from '../evtx/index.js';
 import { parseIsoTime, precisionOfDigits, readCanonicalTime, type CanonicalTimeParts } from '../time.js';
-import { clip, MAX_VALUE_CHARS, type ArtifactSource, type DetectSample, type LoadContext, type Loader } from './registry.js';
+import { clip, type ArtifactSource, type DetectSample, type LoadContext, type Loader } from './registry.js';
 
 const MAGIC = Buffer.from('ElfFile\0', 'latin1');
 

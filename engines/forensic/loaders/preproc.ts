@@ -2,7 +2,7 @@
 import { sha256Hex } from '../../core/canonical.js';
 import { VitrineError } from '../../core/errors.js';
 import { setOwn } from '../../core/own.js';
-import { ENTITY_TYPES, LOADER_RELIABILITY, type EntityType, type EventEntity, type EventTime, type JsonValue } from '../event.js';
+import { ENTITY_TYPES, LOADER_RELIABILITY, MAX_VALUE_CHARS, type EntityType, type EventEntity, type EventTime, type JsonValue } from '../event.js';
 import { linesOf } from '../text.js';
 import { fromEpochSecondsText, parseIsoTime } from '../time.js';
 import { clip, headLines, type ArtifactSource, type DetectSample, type LoadContext, type Loader } from './registry.js';
@@ -131,7 +131,7 @@ export const preprocLoader: Loader = {
         const value = row.get(f) ?? null;
         if ((PREPROC_COLUMNS as readonly string[]).includes(f) || value === null) continue;
         // A column named `__proto__` is an own property too (an assignment would set the prototype instead).
-        setOwn(attributes, f, clip(value, 16384));
+        setOwn(attributes, f, clip(value, MAX_VALUE_CHARS));
       }
       const host = row.get('host') ?? ctx.options.host ?? null;
       yield ctx.event({

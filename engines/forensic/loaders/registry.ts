@@ -145,9 +145,6 @@ export function jsonLine(line: TextLine, ctx: LoadContext, member?: string): unk
   }
 }
 
-/** The longest attribute value a loader keeps whole (EVTX event data, dataset attributes); longer ones are clipped. */
-export const MAX_VALUE_CHARS = 16384;
-
 /** Cuts long text for summaries and attributes, so one huge field cannot swell every event. */
 export function clip(text: string, max = 4096): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
