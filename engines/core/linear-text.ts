@@ -76,14 +76,16 @@ export function trimStartChars(text: string, chars: string): string {
  * `line` without its `#` comment, as `line.replace(/#.*$/, '')` did: from the first `#` after the last line
  * terminator (the pattern's `.` stops at one) to the end.
  */
-export function stripHashComment(line: string): string {
-  let from = 0;
-  for (let i = line.length - 1; i >= 0; i--) {
-    const c = line.charCodeAt(i);
-    if (c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029) { from = i + 1; break; }
-  }
-  const hash = line.indexOf('#', from);
-  return hash < 0 ? line : line.slice(0, hash);
+export const stripHashComment = (line: string): string => cutAtLastLineChar(line, '#');
+
+/**
+ * `text` up to the first `char` after its last line terminator, as `text.replace(/<char>.*$/, '')` did (the `.` stops
+ * at a line terminator and `$` is the end of the text, so only a `char` on the last line starts a match, and the first
+ * such one is the match); `text` itself when its last line holds none.
+ */
+export function cutAtLastLineChar(text: string, char: string): string {
+  const at = text.indexOf(char, lastLineTerminator(text) + 1);
+  return at < 0 ? text : text.slice(0, at);
 }
 
 /** Whether `c` is a character of the regular-expression class `\s`. */

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { stripHashComment, stripMarkdownLinks, trimEndChars, trimStartChars } from '../../engines/core/linear-text.js';
+import { cutAtLastLineChar, stripHashComment, stripMarkdownLinks, trimEndChars, trimStartChars } from '../../engines/core/linear-text.js';
 import { cleanDescription } from '../../engines/caseassess/derive.js';
 import { cleanProcedureText } from '../../engines/core/attack/bundle.js';
 
@@ -84,8 +84,8 @@ describe('trimEndChars', () => {
   });
 });
 
-describe('trimStartChars, trimEndChars and stripHashComment', () => {
-  const texts = [...randomTexts('#-\\/ \0a\r\n', 3000, 11), '', '#', '--', 'a # b\r', 'a # b\r# c', '# a\n'];
+describe('trimStartChars, trimEndChars, stripHashComment and cutAtLastLineChar', () => {
+  const texts = [...randomTexts('#%-\\/ \0a\r\n\u2028', 3000, 11), '', '#', '--', 'a # b\r', 'a # b\r# c', '# a\n', 'fe80::1%eth0', '%\u2029%a'];
   it('answer what the old patterns answered', () => {
     for (const t of texts) {
       expect(trimEndChars(t, '\\/'), t).toBe(t.replace(/[\\/]+$/, ''));
@@ -93,6 +93,7 @@ describe('trimStartChars, trimEndChars and stripHashComment', () => {
       expect(trimStartChars(trimEndChars(t, '\0 '), ' \0'), t).toBe(t.replace(/[\0 ]+$/, '').replace(/^[ \0]+/, ''));
       expect(trimStartChars(trimEndChars(t, '-'), '-'), t).toBe(t.replace(/^-+|-+$/g, ''));
       expect(stripHashComment(t), t).toBe(t.replace(/#.*$/, ''));
+      expect(cutAtLastLineChar(t, '%'), t).toBe(t.replace(/%.*$/, ''));
     }
   });
 
@@ -106,5 +107,6 @@ describe('trimStartChars, trimEndChars and stripHashComment', () => {
     run("m.trimEndChars(text, '.,;:!?').length", '.'.repeat(200_000) + 'a');
     run("m.trimStartChars(m.trimEndChars(text, '-'), '-').length", 'a' + '-'.repeat(200_000) + 'a');
     run('m.stripHashComment(text).length', '#'.repeat(200_000) + '\r');
+    run("m.cutAtLastLineChar(text, '%').length", '%'.repeat(200_000) + '\n');
   }, 120_000);
 });

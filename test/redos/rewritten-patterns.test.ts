@@ -112,6 +112,19 @@ describe('rule patterns over evidence', () => {
     { module: './engines/forensic/analysis/patterns.ts', expr: "text.split('\\u0000').map((t) => [...m.techniquesOfCommand(t, null).keys()].join('+')).join()", text: ['rclone copy ', 'procdump -ma ', 'scp -', 'rm -', 'nc -', 'curl -', 'touch -', 'usermod -', 'shred -', 'truncate -', 'reg add ', 'powershell -x '].map((t) => `${t.repeat(Math.ceil(100_000 / t.length))}!`).join('\u0000'), expected: 'T1048,,,,,,,,,,,' },
     // forensic: a service image path of one long run without `.exe`
     { module: './engines/forensic/analysis/patterns.ts', expr: "m.exeNameIn(text) ?? 'none'", text: `"${'a'.repeat(300_000)}" x.exe`, expected: 'x.exe' },
+    // forensic auth.log: a sudo line of `; USER=` parts ending in a line terminator (the lazy PWD tried each part, then
+    // the command to the terminator), an su line of colons, pam failures without rhost=, a program of `(` before a line break
+    { module: './engines/forensic/loaders/authlog.ts', expr: "String(m.classifyAuthMessage('sudo', text, 'h'))", text: `W : TTY=: ; PWD=${' ; USER=D ; COMMAND=a'.repeat(50_000)}\n`, expected: 'null' },
+    { module: './engines/forensic/loaders/authlog.ts', expr: "String(m.classifyAuthMessage('su', text, 'h'))", text: `+ + ${'\u0000:'.repeat(200_000)}\u0000 +:\u0000`, expected: 'null' },
+    { module: './engines/forensic/loaders/authlog.ts', expr: "String(m.classifyAuthMessage('sshd', text, 'h'))", text: 'authentication failure;'.repeat(40_000), expected: 'null' },
+    { module: './engines/forensic/loaders/authlog.ts', expr: "m.classifyAuthMessage(text, 'session closed for user bob', 'h').attributes.service.length", text: `${'('.repeat(400_000)}\n)`, expected: '400002' },
+    // forensic rules: autorun keys, dump names and cron jobs of one part repeated (each read to the end from every start)
+    { module: './engines/forensic/analysis/rules.ts', expr: "text.split('\\u0000').map((t, i) => (i < 2 ? m.AUTORUN : i < 4 ? m.LSASS_DUMP : m.SUSPICIOUS_JOB).test(t)).join()", text: ['\\Image File Execution Options\\', '\\Image File Execution Options\\\\Debugger', 'lsass', 'lsass.dmp', 'nc -', 'curl |', 'wget |', 'python -c '].map((t) => `${t.repeat(Math.ceil(300_000 / t.length))}\n`).join('\u0000'), expected: 'false,false,false,false,false,false,false,false' },
+    // forensic Sigma: an address value of `%` before a line break (the zone index cut from each `%` to the break)
+    { module: './engines/forensic/sigma/value.ts', expr: 'String(m.parseIp(text))', text: `1${'%'.repeat(300_000)}\n`, expected: 'null' },
+    // forensic Sigma: a value with three `*` over a run of its literal that never ends in the tail (the `u` expression
+    // tried every split: 8,000 characters took 75 s), and two around a repeated path part
+    { module: './engines/forensic/sigma/value.ts', expr: "[m.patternTest([{ any: true }, 'a', { any: true }, 'a', { any: true }, 'b'], true)(text), m.patternTest([{ any: true }, '\\\\appdata\\\\', { any: true }, '.exe'], false)('\\\\appdata\\\\'.repeat(100_000))].join()", text: 'a'.repeat(300_000), expected: 'false,false' },
     // pkgscan rule files: the request-catcher and tunnel host rules over a long dotted run (`[\w.-]*\.` from each start)
     { module: './engines/pkgscan/analyzers/source/rules.ts', expr: "m.loadRules('resources').filter((r) => r.id === 'oast_host' || r.id === 'tunnel_host').flatMap((r) => r.patterns).map((p) => text.match(new RegExp(p.source, p.flags))?.length ?? 0).join()", text: `${'a.'.repeat(200_000)}x`, expected: '0,0,0' },
     // attrib: a URL in a report followed by a long run of punctuation (the trim matched and counted again per character)

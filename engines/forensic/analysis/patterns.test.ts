@@ -63,7 +63,8 @@ describe('the ransomware image name', () => {
 
 describe('command patterns that read each start once', () => {
   // The patterns before each `.*` gap stopped at the next start of the same name and each flag walk at the next name
-  // inside a flag (the same answers; those read the rest of the line again from every start).
+  // inside a flag, and before a unit path was looked for from the start of its run of non-blanks (the same answers;
+  // those read the rest of the line again from every start).
   const BEFORE: Readonly<Record<string, RegExp>> = {
     'T1095': /\/dev\/tcp\/|\bnc(?:at)?(?:\.exe)?\s+(?:-\S+\s+)*-[ec]\s|\bbash\s+-i\s*>&|\bperl\s+-e\s.*\bsocket\b|\bpython[0-9.]*\s+-c\s.*\bsocket\b|\bsocat\s.*\bexec:|\bphp\s+-r\s.*fsockopen|\bruby\s+-rsocket/i,
     'T1490': /vssadmin(?:\.exe)?["']?\s+delete\s+shadows|wmic(?:\.exe)?["']?\s+shadowcopy\s+delete|wbadmin(?:\.exe)?\s+delete\s+(?:catalog|systemstatebackup)|bcdedit(?:\.exe)?\s.*recoveryenabled\s+no|Win32_ShadowCopy.*Delete/i,
@@ -81,7 +82,7 @@ describe('command patterns that read each start once', () => {
     'T1047': /wmic(?:\.exe)?["']?\s.*\/node:|Invoke-WmiMethod|Invoke-CimMethod|Win32_Process.*Create/i,
     'T1021.006': /Enter-PSSession|Invoke-Command\s.*-ComputerName|\bwinrs(?:\.exe)?\s/i,
     'T1059.001': /powershell(?:\.exe)?["']?\s+(?:.*\s)?-e(?:nc|ncodedcommand)?\s|\bIEX\b|Invoke-Expression|-w(?:indowstyle)?\s+hidden/i,
-    'T1218.011': /rundll32(?:\.exe)?["']?\s.*(?:javascript:|\\\\|http|,\s*#?\d|\.dat|\.tmp|\\Temp\\|\\AppData\\)/i,
+    'T1218.011': /rundll32(?:\.exe)?["']?\s.*(?:javascript:|\\\\|http|,\s*#?\d|\.dat|\.tmp|\\Temp\\|\\AppData\\)/i,    'T1543.002': /systemctl\s+enable\s|\/etc\/systemd\/system\/\S+\.service/i,
   };
   const PIECES: Readonly<Record<string, readonly string[]>> = {
     'T1095': ['nc', 'ncat', 'nc.exe', ' -e ', '-c', '-e', '-x', '-nc', ' -', 'perl', ' -e ', 'socket', 'python3', ' -c ', 'socat', 'exec:', 'php', ' -r ', 'fsockopen'],
@@ -101,6 +102,7 @@ describe('command patterns that read each start once', () => {
     'T1021.006': ['Invoke-Command', '-ComputerName'],
     'T1059.001': ['powershell', '-enc', '-e', '-encodedcommand', 'powershell.exe', '-ex'],
     'T1218.011': ['rundll32', ',', '#1', 'http', '.dat', ', 1', '\\\\'],
+    'T1543.002': ['/etc/systemd/system/', '/etc/systemd/system', '/', 'x', '.service', 'systemctl', ' enable ', '/etc/'],
   };
   const NOISE = [' ', ' ', '\t', '\n', '\r', '\u2028', '"', "'", 'x', '.exe', '-', 'a b', '@', ':'];
 

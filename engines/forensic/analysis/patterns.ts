@@ -23,7 +23,8 @@ export const COMMAND_PATTERNS: readonly TechniquePattern[] = [
   { technique: 'T1053.005', weight: 0.6, pattern: /schtasks(?:\.exe)?["']?\s+\/create|Register-ScheduledTask|New-ScheduledTask/i },
   { technique: 'T1053.003', weight: 0.6, pattern: /\bcrontab\s+(?!-l)|\/etc\/cron\.|\/var\/spool\/cron/i },
   { technique: 'T1543.003', weight: 0.6, pattern: /\bsc(?:\.exe)?["']?\s+create\s|New-Service\s/i },
-  { technique: 'T1543.002', weight: 0.6, pattern: /systemctl\s+enable\s|\/etc\/systemd\/system\/\S+\.service/i },
+  // A unit file path is looked for from the start of each run of non-blanks, to its first `/etc/systemd/system/` (read once).
+  { technique: 'T1543.002', weight: 0.6, pattern: /systemctl\s+enable\s|(?<!\S)(?:(?!\/etc\/systemd\/system\/)\S)*\/etc\/systemd\/system\/\S+\.service/i },
   { technique: 'T1547.001', weight: 0.7, pattern: /reg(?:\.exe)?["']?\s+add\s(?:(?!reg(?:\.exe)?["']?\s+add\s).)*\\(?:Run|RunOnce)\b|CurrentVersion\\Run/i },
   { technique: 'T1136.001', weight: 0.7, pattern: /net1?(?:\.exe)?["']?\s+user\s+\S+\s+\S+\s+\/add|\buseradd\s|\badduser\s|New-LocalUser/i },
   { technique: 'T1098', weight: 0.7, pattern: /net1?(?:\.exe)?["']?\s+localgroup\s+administrators\s+\S+\s+\/add|usermod\s+(?:-(?:(?!usermod\s)\S)+\s+)*-a?G\s*(?:sudo|wheel|root|adm)\b|gpasswd\s+-a\s+\S+\s+(?:sudo|wheel)|Add-LocalGroupMember/i },

@@ -332,7 +332,11 @@ const taskCreation: CausalRule = {
   }),
 };
 
-const AUTORUN = /\\CurrentVersion\\(?:Run|RunOnce|RunServices|Policies\\Explorer\\Run)\\|\\Winlogon\\(?:Userinit|Shell)$|\\Image File Execution Options\\.*\\Debugger$/i;
+/**
+ * Autorun keys. The IFEO debugger's `\Image File Execution Options\...\Debugger` is checked from the end (a look-behind
+ * read once at the last `\Debugger`), not from each occurrence of the key name to the end.
+ */
+export const AUTORUN = /\\CurrentVersion\\(?:Run|RunOnce|RunServices|Policies\\Explorer\\Run)\\|\\Winlogon\\(?:Userinit|Shell)$|\\Debugger$(?<=\\Image File Execution Options\\.*\\Debugger)/i;
 
 const registryPersistence: CausalRule = {
   name: 'registry-persistence',
@@ -358,6 +362,8 @@ const registryPersistence: CausalRule = {
 };
 
 const LSASS = /(?:^|[\\/])lsass(?:\.exe)?$/i;
+/** A dump file named after LSASS or with a one-to-three-letter name, checked from its `.dmp` end (read once). */
+export const LSASS_DUMP = /\.dmp$(?<=(?:lsass[^\\/]*|\\[a-z]{1,3})\.dmp)/i;
 
 const credentialAccess: CausalRule = {
   name: 'credential-access',
@@ -374,7 +380,7 @@ const credentialAccess: CausalRule = {
         ctx.edge(n.process, n.object, [e], ['T1003.001']);
         return;
       }
-      if (e.action === 'file.create' && e.object !== null && /(?:lsass[^\\/]*|\\[a-z]{1,3})\.dmp$/i.test(e.object.name) && n.process !== null) {
+      if (e.action === 'file.create' && e.object !== null && LSASS_DUMP.test(e.object.name) && n.process !== null) {
         ctx.edge(n.process, n.object, [e], ['T1003.001'], 'dumped-to');
         return;
       }
@@ -500,8 +506,12 @@ const logClear: CausalRule = {
   }),
 };
 
-/** A cron job that opens a shell to the network or runs from a temporary folder. */
-const SUSPICIOUS_JOB = /\/dev\/tcp\/|\bnc\s+(?:-\S+\s+)*-e\b|bash\s+-i\b|\bcurl\s.*\|\s*(?:ba)?sh|\bwget\s.*\|\s*(?:ba)?sh|^\/tmp\/|^\/dev\/shm\/|python[0-9.]*\s+-c\s.*socket/;
+/**
+ * A cron job that opens a shell to the network or runs from a temporary folder. Each `.*` gap after a tool name stops at
+ * the next start of the same name and nc's flag walk at a flag ending in `nc` (a later start reads on from there), so
+ * a line of repeated `curl ` or `nc -` is read once, not once per start.
+ */
+export const SUSPICIOUS_JOB = /\/dev\/tcp\/|\bnc\s+(?:-(?:(?!\bnc\s)\S)+\s+)*-e\b|bash\s+-i\b|\bcurl\s(?:(?!\bcurl\s).)*\|\s*(?:ba)?sh|\bwget\s(?:(?!\bwget\s).)*\|\s*(?:ba)?sh|^\/tmp\/|^\/dev\/shm\/|python[0-9.]*\s+-c\s(?:(?!python[0-9.]*\s+-c\s).)*socket/;
 
 const scheduledExecution: CausalRule = {
   name: 'scheduled-execution',

@@ -1,5 +1,6 @@
 // Syslog auth logs (BSD and RFC 3339 headers): sshd, pam, sudo, su, useradd/usermod, cron and systemd-logind lines as events.
 import { sha256Hex } from '../../core/canonical.js';
+import { cutAtLastLineChar, lastLineTerminator } from '../../core/linear-text.js';
 import { setOwn } from '../../core/own.js';
 import type { EventEntity, JsonRecord, JsonValue } from '../event.js';
 import { LOADER_RELIABILITY } from '../event.js';
@@ -235,7 +236,7 @@ export const authMemo = (): AuthMemo => ({ services: new Map(), lastHost: '', la
 function service(program: string, memo: AuthMemo | undefined): string {
   const known = memo?.services.get(program);
   if (known !== undefined) return known;
-  const svc = program.replace(/\(.*\)$/, '').replace(/^.*\//, '');
+  const svc = (program.endsWith(')') ? cutAtLastLineChar(program, '(') : program).replace(/^.*\//, '');
   if (memo !== undefined && memo.services.size < 4096) memo.services.set(program, svc);
   return svc;
 }
@@ -271,7 +272,8 @@ export function classifyAuthMessage(program: string, message: string, host: stri
     };
   if (msg.startsWith('Invalid user ') && (m = /^Invalid user (.*?) from (\S+)(?: port (\d+))?$/.exec(msg)))
     return { action: 'auth.invalid_user', actor: user(m[1] as string), object: hostEntity, attributes: { ...extra, service: svc, sourceIp: m[2] as string, ...(m[3] ? { sourcePort: Number(m[3]) } : {}) } };
-  if (msg.includes('authentication failure;') && (m = /authentication failure;.*?rhost=(\S*)(?:\s+user=(\S+))?/.exec(msg)))
+  // The gap after each `authentication failure;` stops at the next one (a later start reads on from there).
+  if (msg.includes('authentication failure;') && (m = /authentication failure;(?:(?!authentication failure;).)*?rhost=(\S*)(?:\s+user=(\S+))?/.exec(msg)))
     return {
       action: 'auth.failure',
       actor: m[2] ? user(m[2]) : m[1] ? net(m[1]) : null,
@@ -282,7 +284,10 @@ export function classifyAuthMessage(program: string, message: string, host: stri
     return { action: svc === 'su' ? 'su.session.open' : 'session.open', actor: m[2] ? user(m[2]) : { type: 'user', name: `uid:${m[3] as string}` }, object: user(m[1] as string), attributes: { ...extra, service: svc, byUid: Number(m[3]) } };
   if (msg.includes('session closed for user ') && (m = /session closed for user (\S+)/.exec(msg))) return { action: svc === 'su' ? 'su.session.close' : 'session.close', actor: user(m[1] as string), object: hostEntity, attributes: { ...extra, service: svc } };
   if (svc === 'sudo') {
-    if ((m = /^\s*(\S+) : (?:(\d+) incorrect password attempts? ; )?(?:(user NOT in sudoers|command not allowed) ; )?TTY=(\S+) ; PWD=(.*?) ; USER=(\S+) ;(?: COMMAND=(.*))?$/.exec(msg))) {
+    // `.`, `\S` and the literals stop at a line terminator and `$` is the end of the text: a message with one after its
+    // leading blanks cannot match, and the lazy PWD would try each later `; USER=` up to it (quadratic), so it is not run.
+    const lineBreak = lastLineTerminator(msg);
+    if ((lineBreak < 0 || msg.slice(0, lineBreak + 1).trim() === '') && (m = /^\s*(\S+) : (?:(\d+) incorrect password attempts? ; )?(?:(user NOT in sudoers|command not allowed) ; )?TTY=(\S+) ; PWD=(.*?) ; USER=(\S+) ;(?: COMMAND=(.*))?$/.exec(msg))) {
       const failed = m[2] !== undefined;
       const denied = m[3] !== undefined;
       return {
@@ -296,7 +301,8 @@ export function classifyAuthMessage(program: string, message: string, host: stri
   if (svc === 'su') {
     if ((m = /^(Successful|FAILED) su for (\S+) by (\S+)/.exec(msg)))
       return { action: m[1] === 'FAILED' ? 'su.failure' : 'su.success', actor: user(m[3] as string), object: user(m[2] as string), attributes: { ...extra } };
-    if ((m = /^([+-]) (\S+) (\S+?):(\S+)$/.exec(msg)))
+    // `+ tty from:to`; the first part is what runs to the first colon after its first character (read once).
+    if ((m = /^([+-]) (\S+) (\S[^\s:]*):(\S+)$/.exec(msg)))
       return { action: m[1] === '-' ? 'su.failure' : 'su.success', actor: user(m[3] as string), object: user(m[4] as string), attributes: { ...extra, tty: m[2] as string } };
   }
   if (svc === 'useradd' || svc === 'adduser') {

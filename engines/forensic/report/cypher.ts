@@ -10,7 +10,8 @@ function label(kind: string): string {
 
 /** A relation as a relationship type: `created-service` becomes CREATED_SERVICE. */
 export function relationType(relation: string): string {
-  const t = relation.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  // Each run of other characters (underscores too) is one `_` by then, so one at each end is all there is to drop.
+  const t = relation.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '');
   return t === '' ? 'RELATED' : t;
 }
 

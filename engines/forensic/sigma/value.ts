@@ -1,4 +1,6 @@
 // Sigma values: wildcard strings with escaping, the value modifiers of the specification's appendix, compiled to predicates.
+import { cutAtLastLineChar } from '../../core/linear-text.js';
+import { compileGlob, globTest, type Glob } from './glob.js';
 
 /** A token of a Sigma string: literal text, `*` (any run), `?` (one character) or a set of interchangeable characters. */
 export type Token = string | { readonly any: true } | { readonly one: true } | { readonly set: string };
@@ -59,13 +61,13 @@ export interface ValueContext {
 }
 
 /**
- * A string pattern as data: equality, prefix, suffix, substring, anything, or a regular expression; `lit` is
- * lower-cased unless `cased`. `matcherClosure` turns it into the closure rules run.
+ * A string pattern as data: equality, prefix, suffix, substring, anything, or a wildcard pattern of another shape
+ * (`glob`); `lit` is lower-cased unless `cased`. `matcherClosure` turns it into the closure rules run.
  */
 export interface Pattern {
   readonly op: 0 | 1 | 2 | 3 | 4 | 5;
   readonly lit: string;
-  readonly re: RegExp | null;
+  readonly glob: Glob | null;
   readonly cased: boolean;
 }
 
@@ -74,7 +76,7 @@ const PREFIX = 1;
 const SUFFIX = 2;
 const CONTAINS = 3;
 const ANYTHING = 4;
-const REGEX = 5;
+const GLOB = 5;
 
 /** What one compiled value tests, as data; `testValue` interprets it. */
 export type Matcher =
@@ -190,8 +192,6 @@ export function textsOf(value: unknown): string[] {
   return [];
 }
 
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
 /** The longest literal (ASCII only, so lower-casing keeps it a substring) of the tokens, lower-cased; null if none. */
 export function longestLiteral(tokens: readonly Token[]): string | null {
   let best: string | null = null;
@@ -227,23 +227,16 @@ function lowerToken(t: Token): Token {
   return typeof t === 'string' ? t.toLowerCase() : 'set' in t ? { set: t.set.toLowerCase() } : t;
 }
 
-/** A token pattern as data: plain string operations where the shape allows, a regular expression otherwise. */
+/** A token pattern as data: plain string operations where the shape allows, a wildcard matcher otherwise. */
 export function compilePattern(tokensIn: readonly Token[], cased: boolean): Pattern {
   const tokens = normalise(cased ? tokensIn : tokensIn.map(lowerToken));
-  if (tokens.length === 0) return { op: EQ, lit: '', re: null, cased };
-  if (tokens.length === 1 && isAnyToken(tokens[0])) return { op: ANYTHING, lit: '', re: null, cased };
-  if (tokens.length === 1 && typeof tokens[0] === 'string') return { op: EQ, lit: tokens[0], re: null, cased };
-  if (tokens.length === 2 && typeof tokens[0] === 'string' && isAnyToken(tokens[1])) return { op: PREFIX, lit: tokens[0], re: null, cased };
-  if (tokens.length === 2 && isAnyToken(tokens[0]) && typeof tokens[1] === 'string') return { op: SUFFIX, lit: tokens[1], re: null, cased };
-  if (tokens.length === 3 && isAnyToken(tokens[0]) && typeof tokens[1] === 'string' && isAnyToken(tokens[2])) return { op: CONTAINS, lit: tokens[1], re: null, cased };
-  let src = '^';
-  for (const t of tokens) {
-    if (typeof t === 'string') src += escapeRe(t);
-    else if ('any' in t) src += '[\\s\\S]*';
-    else if ('one' in t) src += '[\\s\\S]';
-    else src += `[${[...t.set].map(escapeRe).join('')}]`;
-  }
-  return { op: REGEX, lit: '', re: new RegExp(`${src}$`, 'u'), cased };
+  if (tokens.length === 0) return { op: EQ, lit: '', glob: null, cased };
+  if (tokens.length === 1 && isAnyToken(tokens[0])) return { op: ANYTHING, lit: '', glob: null, cased };
+  if (tokens.length === 1 && typeof tokens[0] === 'string') return { op: EQ, lit: tokens[0], glob: null, cased };
+  if (tokens.length === 2 && typeof tokens[0] === 'string' && isAnyToken(tokens[1])) return { op: PREFIX, lit: tokens[0], glob: null, cased };
+  if (tokens.length === 2 && isAnyToken(tokens[0]) && typeof tokens[1] === 'string') return { op: SUFFIX, lit: tokens[1], glob: null, cased };
+  if (tokens.length === 3 && isAnyToken(tokens[0]) && typeof tokens[1] === 'string' && isAnyToken(tokens[2])) return { op: CONTAINS, lit: tokens[1], glob: null, cased };
+  return { op: GLOB, lit: '', glob: compileGlob(tokens), cased };
 }
 
 /** Whether a text matches a pattern. */
@@ -261,7 +254,7 @@ export function matchPattern(p: Pattern, text: string): boolean {
     case ANYTHING:
       return true;
     default:
-      return (p.re as RegExp).test(s);
+      return globTest(p.glob as Glob, s);
   }
 }
 
@@ -273,7 +266,7 @@ export function patternTest(tokens: readonly Token[], cased: boolean): (s: strin
 
 /** An IPv4 or IPv6 address as a bigint and its width in bits; null when it is not one. */
 export function parseIp(text: string): { value: bigint; bits: 32 | 128 } | null {
-  const s = text.trim().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const s = cutAtLastLineChar(text.trim().replace(/^\[|\]$/g, ''), '%');
   const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(s);
   if (v4) {
     const parts = v4.slice(1).map(Number);
@@ -399,8 +392,8 @@ function textTest(p: Pattern): (s: string) => boolean {
     case ANYTHING:
       return () => true;
     default: {
-      const re = p.re as RegExp;
-      return (s) => re.test(s);
+      const glob = p.glob as Glob;
+      return (s) => globTest(glob, s);
     }
   }
 }
