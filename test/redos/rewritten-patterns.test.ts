@@ -10,6 +10,10 @@ import { normalizeIndicator } from '../../engines/core/findings.js';
 import { parseNumericCell } from '../../engines/core/ml/dataset.js';
 import { pep508Parts } from '../../engines/core/manifests/declared.js';
 import { keyLine } from '../../engines/core/manifests/toml-blocks.js';
+import { mulberry32 } from '../../engines/core/random.js';
+import { SHELL_CHMOD } from '../../engines/pkgscan/analyzers/source/detectors-text.js';
+import { APT_GET_INSTALL, PIPE_TO_SHELL } from '../../engines/pkgscan/projects/dockerfile.js';
+import { parseYaraOutput } from '../../engines/pkgscan/tools/yara.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -91,6 +95,56 @@ describe('manifest line readers', () => {
   }, 60_000);
 });
 
+describe('pkgscan patterns that stop at the next start', () => {
+  /** Texts of pieces and noise, from a seed. */
+  function texts(pieces: readonly string[], seed: number, count: number): string[] {
+    const next = mulberry32(seed);
+    const pick = (xs: readonly string[]): string => xs[Math.floor(next() * xs.length)] as string;
+    const noise = [' ', '\t', '\n', '\r', 'x', '-', '|', ';', '"', "'", '+'];
+    return Array.from({ length: count }, () => {
+      let t = '';
+      const n = 1 + Math.floor(next() * 12);
+      for (let j = 0; j < n; j++) t += next() < 0.25 ? pick(noise) : pick(pieces);
+      return t;
+    });
+  }
+
+  it('Dockerfile RUN checks answer what the patterns before answered', () => {
+    const OLD_PIPE = [/\b(curl|wget)\b[^|;&]*\|\s*(sudo\s+)?(ba|z|da|k)?sh\b/, /\b(curl|wget)\b[^|;&]*\|\s*(sudo\s+)?(python3?|perl|ruby|node)\b/];
+    const OLD_APT = /\bapt-get\s+(-[^\s]+\s+)*install\b/;
+    let pipes = 0;
+    let apts = 0;
+    for (const t of texts(['curl', 'wget', ' http://a/b', '| ', 'sh', 'bash', 'sudo ', 'python3', 'node', 'xcurl', '&', 'apt-get', ' install', '-y ', '-apt-get ', '-q', 'install'], 71, 60_000)) {
+      const pipe = OLD_PIPE.some((re) => re.test(t));
+      if (PIPE_TO_SHELL.test(t) !== pipe) expect(PIPE_TO_SHELL.test(t), JSON.stringify(t)).toBe(pipe);
+      if (APT_GET_INSTALL.test(t) !== OLD_APT.test(t)) expect(APT_GET_INSTALL.test(t), JSON.stringify(t)).toBe(OLD_APT.test(t));
+      if (pipe) pipes++;
+      if (OLD_APT.test(t)) apts++;
+    }
+    expect(pipes).toBeGreaterThan(100);
+    expect(apts).toBeGreaterThan(100);
+  });
+
+  it('shell chmod finds the same modes, targets and match ends as before', () => {
+    const OLD = /\bchmod\s+(?:-\w+\s+)*([ugoa]*\+[rwxXst]*x[rwxXst]*|[0-7]{3,4})\s+(?:['"`]\s*\+\s*([\w$.]+)|\$\{([^}]{1,200})\}|"?([^\s;&|'"`)]+))/g;
+    const shape = (re: RegExp, t: string): string => JSON.stringify([...t.matchAll(re)].map((m) => [m.index + m[0].length, m[1], m[2], m[3], m[4]]));
+    let hits = 0;
+    for (const t of texts(['chmod', ' ', '-R ', '-chmod ', '-v', '+x', 'u+', 'x', 'rwx', 'X', '755', '0755', ' tool', '${dest}', "' + dest", '"$BIN"'], 73, 60_000)) {
+      const was = shape(OLD, t);
+      if (shape(SHELL_CHMOD, t) !== was) expect(shape(SHELL_CHMOD, t), JSON.stringify(t)).toBe(was);
+      if (was !== '[]') hits++;
+    }
+    expect(hits).toBeGreaterThan(150);
+    // A chain of `-chmod` flags: the match now starts at the last `chmod` of the chain; mode, target and end are the same.
+    expect([...'chmod -chmod +x f'.matchAll(SHELL_CHMOD)].map((m) => [m.index, m[1], m[4]])).toEqual([[7, '+x', 'f']]);
+  });
+
+  it('yara output lines with a line terminator are skipped, as neither pattern matched them', () => {
+    const out = ['r1 [a="b",n=2] /p/a', 'r2 [a="b"] /p/\rq', 'r3 /p/c', 'r4 [x] \u2028', '0x1:$a: data'].join('\n');
+    expect(parseYaraOutput(out).map((m) => [m.rule, m.target, m.meta])).toEqual([['r1', '/p/a', { a: 'b', n: '2' }], ['r3', '/p/c', {}]]);
+  });
+});
+
 describe('rule patterns over evidence', () => {
   // Each input made old code backtrack for minutes or longer (exponential, cubic or quartic); the new code reads it at once.
   const CASES: readonly { module: string; expr: string; text: string; expected: string }[] = [
@@ -125,6 +179,11 @@ describe('rule patterns over evidence', () => {
     // forensic Sigma: a value with three `*` over a run of its literal that never ends in the tail (the `u` expression
     // tried every split: 8,000 characters took 75 s), and two around a repeated path part
     { module: './engines/forensic/sigma/value.ts', expr: "[m.patternTest([{ any: true }, 'a', { any: true }, 'a', { any: true }, 'b'], true)(text), m.patternTest([{ any: true }, '\\\\appdata\\\\', { any: true }, '.exe'], false)('\\\\appdata\\\\'.repeat(100_000))].join()", text: 'a'.repeat(300_000), expected: 'false,false' },
+    // pkgscan: Dockerfile RUN lines of `curl`/`wget` and `apt-get -` repeated, shell chmod flag chains and `x` runs, a
+    // yara target path holding `\r` after many `] `
+    { module: './engines/pkgscan/projects/dockerfile.ts', expr: "[m.PIPE_TO_SHELL.test(text), m.APT_GET_INSTALL.test(text.replace(/thon\\twget\\t/g, 'apt-get\\t-'))].join()", text: `${'thon\twget\t'.repeat(40_000)}thon&`, expected: 'false,false' },
+    { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "[text.split('\\u0000').map((t) => [...t.matchAll(m.SHELL_CHMOD)].length)].join()", text: [`${'chmod -'.repeat(60_000)}!`, `chmod\t+X${'x'.repeat(300_000)}\u0001`].join('\u0000'), expected: '0,0' },
+    { module: './engines/pkgscan/tools/yara.ts', expr: 'm.parseYaraOutput(text).length', text: `r [${'] '.repeat(200_000)}\r`, expected: '0' },
     // pkgscan rule files: the request-catcher and tunnel host rules over a long dotted run (`[\w.-]*\.` from each start)
     { module: './engines/pkgscan/analyzers/source/rules.ts', expr: "m.loadRules('resources').filter((r) => r.id === 'oast_host' || r.id === 'tunnel_host').flatMap((r) => r.patterns).map((p) => text.match(new RegExp(p.source, p.flags))?.length ?? 0).join()", text: `${'a.'.repeat(200_000)}x`, expected: '0,0,0' },
     // attrib: a URL in a report followed by a long run of punctuation (the trim matched and counted again per character)

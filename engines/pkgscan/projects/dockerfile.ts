@@ -33,6 +33,15 @@ function finding(code: DockerfileRule, file: string, line: number | null): Findi
 
 const lineOf = (i: Instruction): number => i.getRange().start.line + 1;
 
+/**
+ * A download piped into a shell or an interpreter. The text after `curl`/`wget` stops at the next `curl`/`wget` (a later
+ * start reads on from there), so a RUN line of the two names repeated is read once, not once per name.
+ */
+export const PIPE_TO_SHELL = /\b(?:curl|wget)\b(?:(?!\b(?:curl|wget)\b)[^|;&])*\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python3?|perl|ruby|node)\b/;
+
+/** `apt-get [flags] install`; the flag walk stops at a flag ending in `apt-get` (a later start reads on from there). */
+export const APT_GET_INSTALL = /\bapt-get\s+(?:-(?:(?!\bapt-get\s)\S)+\s+)*install\b/;
+
 /** Lints one Dockerfile's text. Never throws on odd input: dockerfile-ast parses anything into instructions. */
 export function lintDockerfile(file: string, text: string): Finding[] {
   const out: Finding[] = [];
@@ -99,9 +108,9 @@ export function lintDockerfile(file: string, text: string): Finding[] {
     if (kw === 'RUN') {
       // the whole instruction text: RUN flags (--mount=type=cache) are not in the arguments content
       const cmd = ins.getTextContent().replace(/^\s*RUN\s+/i, '').replace(/\\\r?\n/g, ' ');
-      if (/\b(curl|wget)\b[^|;&]*\|\s*(sudo\s+)?(ba|z|da|k)?sh\b/.test(cmd) || /\b(curl|wget)\b[^|;&]*\|\s*(sudo\s+)?(python3?|perl|ruby|node)\b/.test(cmd)) out.push(finding('dockerfile_pipe_to_shell', file, lineOf(ins)));
+      if (PIPE_TO_SHELL.test(cmd)) out.push(finding('dockerfile_pipe_to_shell', file, lineOf(ins)));
       if (/(^|[;&|\s])sudo\s/.test(cmd)) out.push(finding('dockerfile_sudo', file, lineOf(ins)));
-      if (/\bapt-get\s+(-[^\s]+\s+)*install\b/.test(cmd)) {
+      if (APT_GET_INSTALL.test(cmd)) {
         if (!/--no-install-recommends|APT::Install-Recommends=("|')?(false|0)/.test(cmd)) out.push(finding('dockerfile_apt_no_recommends', file, lineOf(ins)));
         if (!/rm\s+-(?=[a-z]*r)[a-z]+\s+[^;&]*\/var\/lib\/apt\/lists/.test(cmd) && !/--mount=type=cache[^\s]*\/var\/lib\/apt/.test(cmd))
           out.push(finding('dockerfile_apt_lists_kept', file, lineOf(ins)));

@@ -7,6 +7,7 @@ import type { PackageRelease } from '../package/types.js';
 import { asCategory, asSeverity, boundMatch, SEVERITIES, capFindings, failure, lineAt, resolved, unavailable, withData, type ToolAnalyzerOptions } from './common.js';
 import { findOnPath, runTool } from './run.js';
 import { withWorkdir, type Workdir } from './workdir.js';
+import { lastLineTerminator } from '../../core/linear-text.js';
 import { setOwn } from '../../core/own.js';
 
 export const YARA_ANALYZER = 'yara';
@@ -30,6 +31,9 @@ export function parseYaraOutput(out: string): YaraMatch[] {
       if (cur && s[1] !== undefined) cur.strings.push({ offset: Number.parseInt(s[1], 16), id: s[2] ?? '', text: s[3] ?? '' });
       continue;
     }
+    // Neither pattern matches a line with a line terminator in it (`.` and `$` stop there), and the first would read the
+    // rest of the line again after each `] ` before it (a target path holding `\r`): such a line is skipped at once.
+    if (lastLineTerminator(line) >= 0) continue;
     const h = /^([A-Za-z_]\w*) \[(.*?)\] (.+)$/.exec(line) ?? /^([A-Za-z_]\w*) (.+)$/.exec(line);
     if (!h) continue;
     const withMeta = h.length === 4;

@@ -160,8 +160,12 @@ function targetWords(target: string, code: string): string[] {
 
 /** Where something is started: a process or shell call (its argument text follows), or a shell command line. */
 const RUN_SINK = /(?<![\w$])(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork|system|popen|startfile|Popen|call|run|check_call|check_output|getoutput|execv\w*|execl\w*)\s*\(|\bStart-Process\b/g;
-/** `chmod +x tool`, `chmod 755 "$BIN"`, and in code `'chmod +x ' + dest` or `` `chmod +x ${dest}` ``. */
-const SHELL_CHMOD = /\bchmod\s+(?:-\w+\s+)*([ugoa]*\+[rwxXst]*x[rwxXst]*|[0-7]{3,4})\s+(?:['"`]\s*\+\s*([\w$.]+)|\$\{([^}]{1,200})\}|"?([^\s;&|'"`)]+))/g;
+/**
+ * `chmod +x tool`, `chmod 755 "$BIN"`, and in code `'chmod +x ' + dest` or `` `chmod +x ${dest}` ``. The flag walk stops
+ * at a flag `-chmod` (a later start reads on from there) and the mode's letters are one run checked ahead for an `x`,
+ * so neither is read again from each start or each `x`.
+ */
+export const SHELL_CHMOD = /\bchmod\s+(?:-(?:(?!\bchmod\s)\w)+\s+)*([ugoa]*\+(?=[rwxXst]*x)[rwxXst]+|[0-7]{3,4})\s+(?:['"`]\s*\+\s*([\w$.]+)|\$\{([^}]{1,200})\}|"?([^\s;&|'"`)]+))/g;
 const CALL_CHMOD = /\bchmod(?:Sync)?\s*\(/g;
 
 /**
