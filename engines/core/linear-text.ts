@@ -88,6 +88,32 @@ export function cutAtLastLineChar(text: string, char: string): string {
   return at < 0 ? text : text.slice(0, at);
 }
 
+/**
+ * `text` without each span from `open` to the first `close` after it, as `text.replace(/<open>[^<close>]*<close>/g, '')`
+ * did (`open` and `close` one character each): an `open` with no `close` after it is kept, and so is the rest of the
+ * text, since no later `open` has one either.
+ */
+export function stripSpans(text: string, open: string, close: string): string {
+  let out = '';
+  let copied = 0;
+  for (;;) {
+    const start = text.indexOf(open, copied);
+    if (start < 0) break;
+    const end = text.indexOf(close, start + 1);
+    if (end < 0) break;
+    out += text.slice(copied, start);
+    copied = end + 1;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/** What the first span from `open` to the next `close` holds, as `/<open>([^<close>]*)<close>/.exec(text)?.[1]` read it. */
+export function firstSpan(text: string, open: string, close: string): string | undefined {
+  const start = text.indexOf(open);
+  const end = start < 0 ? -1 : text.indexOf(close, start + 1);
+  return end < 0 ? undefined : text.slice(start + 1, end);
+}
+
 /** Whether `c` is a character of the regular-expression class `\s`. */
 export const isRegexBlank = (c: string): boolean => c !== '' && /^\s$/.test(c);
 

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cutAtLastLineChar, stripHashComment, stripMarkdownLinks, trimEndChars, trimStartChars } from '../../engines/core/linear-text.js';
+import { cutAtLastLineChar, firstSpan, stripHashComment, stripMarkdownLinks, stripSpans, trimEndChars, trimStartChars } from '../../engines/core/linear-text.js';
 import { cleanDescription } from '../../engines/caseassess/derive.js';
 import { cleanProcedureText } from '../../engines/core/attack/bundle.js';
 
@@ -82,6 +82,26 @@ describe('trimEndChars', () => {
       expect(trimEndChars(t, '.,;:!?'), t).toBe(t.replace(/[.,;:!?]+$/, ''));
     }
   });
+});
+
+describe('stripSpans and firstSpan', () => {
+  it('answer what the old patterns answered', () => {
+    const texts = [...randomTexts('<>()a \n', 20_000, 13), '', '<', '<a>', 'a <b> (c)', '<<a>', '<a<b>>', '(a(b))'];
+    let removed = 0;
+    for (const t of texts) {
+      expect(stripSpans(t, '<', '>'), t).toBe(t.replace(/<[^>]*>/g, ''));
+      expect(stripSpans(t, '(', ')'), t).toBe(t.replace(/\([^)]*\)/g, ''));
+      expect(firstSpan(t, '<', '>'), t).toBe(/<([^>]*)>/.exec(t)?.[1]);
+      if (stripSpans(t, '<', '>') !== t) removed++;
+    }
+    expect(removed).toBeGreaterThan(2000);
+  });
+
+  it('finish on an open bracket repeated without a close', () => {
+    const r = runInChild('./engines/core/linear-text.ts', "[m.stripSpans(text, '<', '>').length, String(m.firstSpan(text, '<', '>'))].join()", '<'.repeat(400_000));
+    expect(r.timedOut).toBe(false);
+    expect(r.stdout).toBe('400000,undefined');
+  }, 60_000);
 });
 
 describe('trimStartChars, trimEndChars, stripHashComment and cutAtLastLineChar', () => {

@@ -12,7 +12,10 @@ import { pep508Parts } from '../../engines/core/manifests/declared.js';
 import { keyLine } from '../../engines/core/manifests/toml-blocks.js';
 import { mulberry32 } from '../../engines/core/random.js';
 import { SHELL_CHMOD } from '../../engines/pkgscan/analyzers/source/detectors-text.js';
-import { APT_GET_INSTALL, PIPE_TO_SHELL } from '../../engines/pkgscan/projects/dockerfile.js';
+import { EVAL_SINK_HINT } from '../../engines/pkgscan/analyzers/source/detectors.js';
+import { REQUIREMENT_HEAD } from '../../engines/pkgscan/package/metadata.js';
+import { REQUIREMENTS_NAME } from '../../engines/pkgscan/projects/files.js';
+import { APT_CACHE_MOUNT, APT_GET_INSTALL, PIPE_TO_SHELL } from '../../engines/pkgscan/projects/dockerfile.js';
 import { parseYaraOutput } from '../../engines/pkgscan/tools/yara.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -139,6 +142,26 @@ describe('pkgscan patterns that stop at the next start', () => {
     expect([...'chmod -chmod +x f'.matchAll(SHELL_CHMOD)].map((m) => [m.index, m[1], m[4]])).toEqual([[7, '+x', 'f']]);
   });
 
+  it('names, hints and requirement heads answer what the patterns before answered', () => {
+    const OLD_MOUNT = /--mount=type=cache[^\s]*\/var\/lib\/apt/;
+    const OLD_NAME = /(^|[-_.])(requirements|constraints|reqs)([-_.][^/]*)?\.(txt|in)$/i;
+    const OLD_HINT = /\beval\b|\bFunction\b|runIn\w*Context|compileFunction|\bScript\b/;
+    const OLD_HEAD = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(.*)$/;
+    const counts = [0, 0, 0, 0];
+    const pieces = ['--mount=type=cache', ',target=', '/var/lib/apt', '/var/lib', 'requirements', 'constraints', 'reqs', 'dev-', '.txt', '.in', '.TXT', '/', '_', '.', 'runIn', 'This', 'Context', 'eval', 'Script', 'x', 'req', 'flask', '>=1.0', ' ; ', 'A.b-c'];
+    for (const t of texts(pieces, 79, 80_000)) {
+      const checks: [RegExp, RegExp][] = [[OLD_MOUNT, APT_CACHE_MOUNT], [OLD_NAME, REQUIREMENTS_NAME], [OLD_HINT, EVAL_SINK_HINT]];
+      checks.forEach(([old, now], i) => {
+        if (now.test(t) !== old.test(t)) expect(now.test(t), `${now.source}: ${JSON.stringify(t)}`).toBe(old.test(t));
+        if (old.test(t)) counts[i] = (counts[i] as number) + 1;
+      });
+      const was = OLD_HEAD.exec(t);
+      expect(REQUIREMENT_HEAD.exec(t)?.slice(1), JSON.stringify(t)).toEqual(was?.slice(1));
+      if (was !== null) counts[3] = (counts[3] as number) + 1;
+    }
+    for (const c of counts) expect(c).toBeGreaterThan(150);
+  });
+
   it('yara output lines with a line terminator are skipped, as neither pattern matched them', () => {
     const out = ['r1 [a="b",n=2] /p/a', 'r2 [a="b"] /p/\rq', 'r3 /p/c', 'r4 [x] \u2028', '0x1:$a: data'].join('\n');
     expect(parseYaraOutput(out).map((m) => [m.rule, m.target, m.meta])).toEqual([['r1', '/p/a', { a: 'b', n: '2' }], ['r3', '/p/c', {}]]);
@@ -184,6 +207,11 @@ describe('rule patterns over evidence', () => {
     { module: './engines/pkgscan/projects/dockerfile.ts', expr: "[m.PIPE_TO_SHELL.test(text), m.APT_GET_INSTALL.test(text.replace(/thon\\twget\\t/g, 'apt-get\\t-'))].join()", text: `${'thon\twget\t'.repeat(40_000)}thon&`, expected: 'false,false' },
     { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "[text.split('\\u0000').map((t) => [...t.matchAll(m.SHELL_CHMOD)].length)].join()", text: [`${'chmod -'.repeat(60_000)}!`, `chmod\t+X${'x'.repeat(300_000)}\u0001`].join('\u0000'), expected: '0,0' },
     { module: './engines/pkgscan/tools/yara.ts', expr: 'm.parseYaraOutput(text).length', text: `r [${'] '.repeat(200_000)}\r`, expected: '0' },
+    // pkgscan: a cache mount, requirements file name, run-in-context hint and requirement of one part repeated
+    { module: './engines/pkgscan/projects/dockerfile.ts', expr: 'm.APT_CACHE_MOUNT.test(text)', text: `${'--mount=type=cache'.repeat(60_000)} /var/lib/apt`, expected: 'false' },
+    { module: './engines/pkgscan/projects/files.ts', expr: 'm.REQUIREMENTS_NAME.test(text)', text: `${'requirements-'.repeat(50_000)}/x.txt`, expected: 'false' },
+    { module: './engines/pkgscan/analyzers/source/detectors.ts', expr: 'm.EVAL_SINK_HINT.test(text)', text: 'runIn'.repeat(80_000), expected: 'false' },
+    { module: './engines/pkgscan/package/metadata.ts', expr: 'String(m.REQUIREMENT_HEAD.exec(text))', text: `${'a'.repeat(300_000)} x\n`, expected: 'null' },
     // pkgscan rule files: the request-catcher and tunnel host rules over a long dotted run (`[\w.-]*\.` from each start)
     { module: './engines/pkgscan/analyzers/source/rules.ts', expr: "m.loadRules('resources').filter((r) => r.id === 'oast_host' || r.id === 'tunnel_host').flatMap((r) => r.patterns).map((p) => text.match(new RegExp(p.source, p.flags))?.length ?? 0).join()", text: `${'a.'.repeat(200_000)}x`, expected: '0,0,0' },
     // attrib: a URL in a report followed by a long run of punctuation (the trim matched and counted again per character)

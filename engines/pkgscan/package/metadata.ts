@@ -2,6 +2,7 @@
 import { parse as parseToml } from 'smol-toml';
 import { pep503 } from '../../core/manifests/index.js';
 import type { Person } from './types.js';
+import { firstSpan, stripSpans } from '../../core/linear-text.js';
 import { ownEntry, setOwn } from '../../core/own.js';
 
 /** Fields of DeclaredMetadata other than name/version, all optional while gathering. */
@@ -49,8 +50,9 @@ function person(name: string | undefined, email: string | undefined): Person | u
 
 /** npm's "Name <email> (url)" string form. */
 export function parsePersonString(text: string): Person | undefined {
-  const email = /<([^>]*)>/.exec(text)?.[1]?.trim();
-  const name = text.replace(/<[^>]*>/g, '').replace(/\([^)]*\)/g, '').trim();
+  // Spans read by one scan each: `<` or `(` repeated without a close was read to the end from each one by a pattern.
+  const email = firstSpan(text, '<', '>')?.trim();
+  const name = stripSpans(stripSpans(text, '<', '>'), '(', ')').trim();
   return person(name === '' ? undefined : name, email === '' ? undefined : email);
 }
 
@@ -179,8 +181,14 @@ function nameAndAddress(t: string): { name: string; address: string } | undefine
 const HOMEPAGE_LABELS = /^(home|homepage|home-page|website|documentation)$/i;
 const REPOSITORY_LABELS = /^(source|sources|source code|repository|code|github|gitlab|git)$/i;
 
+/**
+ * A requirement's name and the rest. The name and the blanks after it are taken whole (the look-aheads): a rest that
+ * cannot match (a line terminator in it) is then not tried again from each shorter name.
+ */
+export const REQUIREMENT_HEAD = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)(?![A-Za-z0-9._-])\s*(?!\s)(.*)$/;
+
 function addRequirement(deps: Record<string, string>, requirement: string): void {
-  const m = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(.*)$/.exec(requirement);
+  const m = REQUIREMENT_HEAD.exec(requirement);
   if (m?.[1] === undefined) return;
   const name = pep503(m[1]);
   const rest = (m[2] ?? '').trim();

@@ -42,6 +42,9 @@ export const PIPE_TO_SHELL = /\b(?:curl|wget)\b(?:(?!\b(?:curl|wget)\b)[^|;&])*\
 /** `apt-get [flags] install`; the flag walk stops at a flag ending in `apt-get` (a later start reads on from there). */
 export const APT_GET_INSTALL = /\bapt-get\s+(?:-(?:(?!\bapt-get\s)\S)+\s+)*install\b/;
 
+/** A cache mount of apt's lists; the text after each `--mount=type=cache` stops at the next one. */
+export const APT_CACHE_MOUNT = /--mount=type=cache(?:(?!--mount=type=cache)\S)*\/var\/lib\/apt/;
+
 /** Lints one Dockerfile's text. Never throws on odd input: dockerfile-ast parses anything into instructions. */
 export function lintDockerfile(file: string, text: string): Finding[] {
   const out: Finding[] = [];
@@ -112,7 +115,7 @@ export function lintDockerfile(file: string, text: string): Finding[] {
       if (/(^|[;&|\s])sudo\s/.test(cmd)) out.push(finding('dockerfile_sudo', file, lineOf(ins)));
       if (APT_GET_INSTALL.test(cmd)) {
         if (!/--no-install-recommends|APT::Install-Recommends=("|')?(false|0)/.test(cmd)) out.push(finding('dockerfile_apt_no_recommends', file, lineOf(ins)));
-        if (!/rm\s+-(?=[a-z]*r)[a-z]+\s+[^;&]*\/var\/lib\/apt\/lists/.test(cmd) && !/--mount=type=cache[^\s]*\/var\/lib\/apt/.test(cmd))
+        if (!/rm\s+-(?=[a-z]*r)[a-z]+\s+[^;&]*\/var\/lib\/apt\/lists/.test(cmd) && !APT_CACHE_MOUNT.test(cmd))
           out.push(finding('dockerfile_apt_lists_kept', file, lineOf(ins)));
       }
       // a pipe outside `||`; exec-form (JSON) RUN has no shell

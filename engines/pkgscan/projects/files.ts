@@ -5,6 +5,12 @@ import { declaredFormatFor, formatFor, KNOWN_FILE_NAMES, type DeclaredFormat, ty
 import { validate } from '../../core/validation.js';
 import { C0_DEL, hasControlCharacter } from '../../core/control-characters.js';
 
+/**
+ * A requirements file's name (`requirements.txt`, `dev-requirements.in`, `constraints-3.11.txt`, `reqs.txt`), checked
+ * from its `.txt`/`.in` end with a look-behind read once, not from each `requirements` in a long name.
+ */
+export const REQUIREMENTS_NAME = /\.(?:txt|in)$(?<=(?:^|[-_.])(?:requirements|constraints|reqs)(?:[-_.][^/]*)?\.(?:txt|in))/i;
+
 /** The spec's limits; MB is taken as 10^6 bytes of UTF-8 (the container limit is the one the spec gives in MiB). */
 export const MAX_FILES = 50;
 export const MAX_FILE_BYTES = 1_000_000;
@@ -42,7 +48,7 @@ export function classifyFile(path: string): FileKind {
   const declared = declaredFormatFor(base);
   if (declared !== undefined) return { kind: 'declared', format: declared };
   // the manifests library reads any other name as a requirements file: only send it names that are one
-  if (/(^|[-_.])(requirements|constraints|reqs)([-_.][^/]*)?\.(txt|in)$/i.test(lower) || (/\.txt$/i.test(lower) && /(^|\/)requirements\//i.test(path))) return { kind: 'lock', format: 'requirements' };
+  if (REQUIREMENTS_NAME.test(lower) || (/\.txt$/i.test(lower) && /(^|\/)requirements\//i.test(path))) return { kind: 'lock', format: 'requirements' };
   if (/^(dockerfile|containerfile)([._-].*)?$/i.test(base) || /\.(dockerfile|containerfile)$/i.test(lower)) return { kind: 'dockerfile' };
   if (/^(docker-)?compose([._-][^/]*)?\.ya?ml$/i.test(lower)) return { kind: 'compose' };
   if (lower === '.npmrc') return { kind: 'npmrc' };

@@ -11,7 +11,7 @@ import type { PackageRelease } from '../package/types.js';
 /** What verification reads of a release: its identity, digest, file name and registry information (never its files). */
 export type ProvenanceSubject = Pick<PackageRelease, 'ecosystem' | 'name' | 'version' | 'filename' | 'sha256' | 'registry'>;
 import { loadTrust, type ProvenanceTrust } from './trust.js';
-import { trimEndChars } from '../../core/linear-text.js';
+import { cutAtLastLineChar, trimEndChars } from '../../core/linear-text.js';
 
 export type { ProvenanceResult };
 
@@ -295,7 +295,7 @@ function slsaFields(predicateType: string, predicate: unknown): Omit<Provenance,
   const uri = str(at(src, 'uri'));
   return {
     builder: str(at(predicate, 'builder', 'id')),
-    source_repository: uri !== null ? uri.replace(/^git\+/, '').replace(/@.*$/, '') : null,
+    source_repository: uri !== null ? cutAtLastLineChar(uri.replace(/^git\+/, ''), '@') : null,
     source_commit: str(at(src, 'digest', 'sha1')),
     workflow: str(at(src, 'entryPoint')),
   };

@@ -53,10 +53,13 @@ export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorI
   npm_hook_shell: npmHook('shell'),
 };
 
+/** A code-running sink's name; `runIn...Context` stops at the next `runIn` (a later start reads on from there). */
+export const EVAL_SINK_HINT = /\beval\b|\bFunction\b|runIn(?:(?!runIn)\w)*Context|compileFunction|\bScript\b/;
+
 /** A cheap test on the raw text before a detector needs the parse: a file without it cannot give a hit. */
 export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, RegExp>> = {
-  js_eval_decoded: /\beval\b|\bFunction\b|runIn\w*Context|compileFunction|\bScript\b/,
-  js_eval_fetched: /\beval\b|\bFunction\b|runIn\w*Context|compileFunction|\bScript\b/,
+  js_eval_decoded: EVAL_SINK_HINT,
+  js_eval_fetched: EVAL_SINK_HINT,
   js_detached_spawn: /\bdetached\b|\bwindowsHide\b/,
   js_env_serialise: /process(?:\.env|\s*\[\s*['"`]env)/,
   js_dynamic_require: /\brequire\s*\(/,
