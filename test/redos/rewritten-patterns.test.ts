@@ -212,6 +212,9 @@ describe('rule patterns over evidence', () => {
     { module: './engines/pkgscan/projects/files.ts', expr: 'm.REQUIREMENTS_NAME.test(text)', text: `${'requirements-'.repeat(50_000)}/x.txt`, expected: 'false' },
     { module: './engines/pkgscan/analyzers/source/detectors.ts', expr: 'm.EVAL_SINK_HINT.test(text)', text: 'runIn'.repeat(80_000), expected: 'false' },
     { module: './engines/pkgscan/package/metadata.ts', expr: 'String(m.REQUIREMENT_HEAD.exec(text))', text: `${'a'.repeat(300_000)} x\n`, expected: 'null' },
+    // pkgscan: a setup.py of install-command class heads, or of run heads, without a close (each read to the end from
+    // every head before it, and the rest of the file split once per class)
+    { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "text.split('\\u0000').map((code) => m.pyCmdclassInstall({ code, ast: null, path: 'setup.py' }).length).join()", text: [`cmdclass\n${'class A(install\n'.repeat(100_000)}`, `cmdclass\nclass A(install):\n${'    def run(self\n'.repeat(100_000)}`].join('\u0000'), expected: '0,0' },
     // pkgscan rule files: the request-catcher and tunnel host rules over a long dotted run (`[\w.-]*\.` from each start)
     { module: './engines/pkgscan/analyzers/source/rules.ts', expr: "m.loadRules('resources').filter((r) => r.id === 'oast_host' || r.id === 'tunnel_host').flatMap((r) => r.patterns).map((p) => text.match(new RegExp(p.source, p.flags))?.length ?? 0).join()", text: `${'a.'.repeat(200_000)}x`, expected: '0,0,0' },
     // attrib: a URL in a report followed by a long run of punctuation (the trim matched and counted again per character)

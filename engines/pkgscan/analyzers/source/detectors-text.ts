@@ -285,22 +285,80 @@ export function pyImportTimeInstall({ code, path: file, declared }: DetectorInpu
   return hits;
 }
 
+/** The install-time command classes `cmdclass` can name. */
+const INSTALL_BASE = /\b(?:install|develop|egg_info|_install|_develop|build_py|sdist|bdist_egg)\b/g;
+/** A class statement's head up to its `(`, at a line start. */
+const CLASS_HEAD = /^([ \t]*)class\s+\w+\s*\(/gm;
+const AFTER_BASES = /\s*:/y;
+/** A `def run(self...):` head; the parameters run to the first `)`. */
+const RUN_HEAD = /def\s+run\s*\(\s*self/g;
+
+/**
+ * The classes of a setup.py whose bases (up to the first `)`, over lines) name an install-time command, as
+ * `/^([ \t]*)class\s+\w+\s*\(([^)]*\b(?:install|...)\b[^)]*)\)\s*:/gm` found them, in one pass: heads that share a first `)`
+ * share its search, and whether a base list names a command is a look-up among the command names found once in the
+ * whole text (the pattern read each base list again from each `class` line before it, and each `[^)]*` from each name).
+ */
+export function installClasses(code: string): { index: number; indent: number; text: string }[] {
+  const names: number[] = [];
+  const ends: number[] = [];
+  for (const m of code.matchAll(INSTALL_BASE)) {
+    names.push(m.index);
+    ends.push(m.index + m[0].length);
+  }
+  const out: { index: number; indent: number; text: string }[] = [];
+  let close = -1;
+  let name = 0;
+  let next = 0;
+  for (const m of code.matchAll(CLASS_HEAD)) {
+    if (m.index < next) continue; // inside the match before, which the pattern's search had passed
+    const open = m.index + m[0].length;
+    if (close < open) close = code.indexOf(')', open);
+    if (close < 0) break; // no `)` after this head: none after any later one either
+    while (name < names.length && (names[name] as number) < open) name++;
+    // The first command name at or after the open bracket, wholly before the close.
+    if (name >= names.length || (ends[name] as number) > close) continue;
+    AFTER_BASES.lastIndex = close + 1;
+    if (!AFTER_BASES.test(code)) continue;
+    next = AFTER_BASES.lastIndex;
+    out.push({ index: m.index, indent: (m[1] ?? '').length, text: code.slice(m.index, next) });
+  }
+  return out;
+}
+
+/** What follows the first `def run(self...):` of a class body, as `/def\s+run\s*\(\s*self[^)]*\)\s*:([\s\S]*)/` read it. */
+export function runBody(body: string): string | undefined {
+  let close = -1;
+  for (const m of body.matchAll(RUN_HEAD)) {
+    const from = m.index + m[0].length;
+    if (close < from) close = body.indexOf(')', from);
+    if (close < 0) return undefined;
+    AFTER_BASES.lastIndex = close + 1;
+    if (AFTER_BASES.test(body)) return body.slice(AFTER_BASES.lastIndex);
+  }
+  return undefined;
+}
+
 export function pyCmdclassInstall({ code, path }: DetectorInput): DetectorHit[] {
   if (!/(^|\/)setup\.py$/.test(path) || !/\bcmdclass\b/.test(code)) return [];
   const hits: DetectorHit[] = [];
-  for (const m of code.matchAll(/^([ \t]*)class\s+\w+\s*\(([^)]*\b(?:install|develop|egg_info|_install|_develop|build_py|sdist|bdist_egg)\b[^)]*)\)\s*:/gm)) {
-    const indent = (m[1] ?? '').length;
-    const rest = code.slice(m.index + m[0].length);
-    const lines = rest.split('\n');
+  // The first 50 such classes have their bodies read (a body runs to the next line indented no deeper, and bodies of
+  // nested classes overlap, so a file of thousands of nested classes would be read thousands of times).
+  for (const c of installClasses(code).slice(0, 50)) {
+    // The body: the lines after the head's line, until a line with text indented no deeper than the class.
     let body = '';
-    for (const line of lines.slice(1)) {
-      if (line.trim() !== '' && line.length - line.trimStart().length <= indent) break;
+    let at = code.indexOf('\n', c.index + c.text.length);
+    while (at >= 0) {
+      const lineEnd = code.indexOf('\n', at + 1);
+      const line = code.slice(at + 1, lineEnd < 0 ? code.length : lineEnd);
+      if (line.trim() !== '' && line.length - line.trimStart().length <= c.indent) break;
       body += `${line}\n`;
+      at = lineEnd;
     }
-    const run = /def\s+run\s*\(\s*self[^)]*\)\s*:([\s\S]*)/.exec(body);
-    if (!run?.[1]) continue;
-    const statements = run[1].split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^(?:pass|return\b|"""|'''|(?:super\s*\([^)]*\)|\w+(?:\.\w+)*)\.run\s*\(|\w+\.do_egg_install\(|def\s)/.test(l));
-    if (statements.length > 0) hits.push({ offset: m.index, text: m[0].trim() });
+    const run = runBody(body);
+    if (!run) continue;
+    const statements = run.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^(?:pass|return\b|"""|'''|(?:super\s*\([^)]*\)|\w+(?:\.\w+)*)\.run\s*\(|\w+\.do_egg_install\(|def\s)/.test(l));
+    if (statements.length > 0) hits.push({ offset: c.index, text: c.text.trim() });
   }
   return hits;
 }
