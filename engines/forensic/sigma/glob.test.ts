@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../core/random.js';
 import { compileGlob, globTest } from './glob.js';
-import type { Token } from './value.js';
+import { normaliseTokens, type Token } from './value.js';
 
 /** The expression compilePattern built before: each token in order, anchored at both ends, with the u flag. */
 function before(tokens: readonly Token[]): RegExp {
@@ -17,18 +17,6 @@ function before(tokens: readonly Token[]): RegExp {
     else src += `[${[...t.set].map(esc).join('')}]`;
   }
   return new RegExp(`${src}$`, 'u');
-}
-
-/** Adjacent literals merged and doubled `*` dropped, as compilePattern hands tokens on. */
-function normal(tokens: readonly Token[]): Token[] {
-  const out: Token[] = [];
-  for (const t of tokens) {
-    const last = out[out.length - 1];
-    if (typeof t === 'string' && typeof last === 'string') out[out.length - 1] = last + t;
-    else if (typeof t !== 'string' && 'any' in t && last !== undefined && typeof last !== 'string' && 'any' in last) continue;
-    else out.push(t);
-  }
-  return out;
 }
 
 describe('Sigma wildcard values', () => {
@@ -46,7 +34,7 @@ describe('Sigma wildcard values', () => {
         const r = next();
         tokens.push(r < 0.3 ? { any: true } : r < 0.4 ? { one: true } : r < 0.5 ? { set: pick(['-/\u2013', 'ab', '\u{1f600}b', '\ud83d']) } : text(4) || 'a');
       }
-      const t = normal(tokens);
+      const t = normaliseTokens(tokens);
       const re = before(t);
       const glob = compileGlob(t);
       for (let k = 0; k < 25; k++) {

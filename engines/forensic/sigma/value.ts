@@ -208,7 +208,7 @@ export function longestLiteral(tokens: readonly Token[]): string | null {
 }
 
 /** Merges adjacent literals and drops doubled `*`. */
-function normalise(tokens: readonly Token[]): Token[] {
+export function normaliseTokens(tokens: readonly Token[]): Token[] {
   const out: Token[] = [];
   for (const t of tokens) {
     const last = out[out.length - 1];
@@ -229,7 +229,7 @@ function lowerToken(t: Token): Token {
 
 /** A token pattern as data: plain string operations where the shape allows, a wildcard matcher otherwise. */
 export function compilePattern(tokensIn: readonly Token[], cased: boolean): Pattern {
-  const tokens = normalise(cased ? tokensIn : tokensIn.map(lowerToken));
+  const tokens = normaliseTokens(cased ? tokensIn : tokensIn.map(lowerToken));
   if (tokens.length === 0) return { op: EQ, lit: '', glob: null, cased };
   if (tokens.length === 1 && isAnyToken(tokens[0])) return { op: ANYTHING, lit: '', glob: null, cased };
   if (tokens.length === 1 && typeof tokens[0] === 'string') return { op: EQ, lit: tokens[0], glob: null, cased };
