@@ -15,6 +15,7 @@ import { SHELL_CHMOD } from '../../engines/pkgscan/analyzers/source/detectors-te
 import { EVAL_SINK_HINT } from '../../engines/pkgscan/analyzers/source/detectors.js';
 import { REQUIREMENT_HEAD } from '../../engines/pkgscan/package/metadata.js';
 import { REQUIREMENTS_NAME } from '../../engines/pkgscan/projects/files.js';
+import { ruleMatches, SECRET_RULES } from '../../engines/pkgscan/containers/secrets.js';
 import { APT_CACHE_MOUNT, APT_GET_INSTALL, PIPE_TO_SHELL } from '../../engines/pkgscan/projects/dockerfile.js';
 import { parseYaraOutput } from '../../engines/pkgscan/tools/yara.js';
 
@@ -162,6 +163,24 @@ describe('pkgscan patterns that stop at the next start', () => {
     for (const c of counts) expect(c).toBeGreaterThan(150);
   });
 
+  it('secrets tried from the first start of each run: the matches of the regex alone', () => {
+    const A = 'abcdefghij0123456789';
+    const pieces = ['sk-', 'T3BlbkFJ', 'eyJ', '.', A, A, 'x', '_-', ' ', '/', 'sksk-', 'eyJeyJ', `sk-${A}T3BlbkFJ${A}`, `eyJ${A}.eyJ${A}.${A}`];
+    for (const id of ['openai-api-key', 'jwt-token']) {
+      const rule = SECRET_RULES.find((r) => r.id === id);
+      if (rule?.firstOfRun === undefined) throw new Error(`${id} is tried from every start`);
+      const shape = (ms: Iterable<RegExpMatchArray>): string => JSON.stringify([...ms].map((m) => [m.index, m.groups?.['secret']]));
+      let hits = 0;
+      for (const t of texts(pieces, 89, 40_000)) {
+        const was = shape(t.matchAll(new RegExp(rule.regex.source, 'g')));
+        const now = shape(ruleMatches(t, rule));
+        if (now !== was) expect(now, `${id}: ${JSON.stringify(t)}`).toBe(was);
+        if (was !== '[]') hits++;
+      }
+      expect(hits, id).toBeGreaterThan(1000);
+    }
+  });
+
   it('yara output lines with a line terminator are skipped, as neither pattern matched them', () => {
     const out = ['r1 [a="b",n=2] /p/a', 'r2 [a="b"] /p/\rq', 'r3 /p/c', 'r4 [x] \u2028', '0x1:$a: data'].join('\n');
     expect(parseYaraOutput(out).map((m) => [m.rule, m.target, m.meta])).toEqual([['r1', '/p/a', { a: 'b', n: '2' }], ['r3', '/p/c', {}]]);
@@ -215,6 +234,8 @@ describe('rule patterns over evidence', () => {
     // pkgscan: a setup.py of install-command class heads, or of run heads, without a close (each read to the end from
     // every head before it, and the rest of the file split once per class)
     { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "text.split('\\u0000').map((code) => m.pyCmdclassInstall({ code, ast: null, path: 'setup.py' }).length).join()", text: [`cmdclass\n${'class A(install\n'.repeat(100_000)}`, `cmdclass\nclass A(install):\n${'    def run(self\n'.repeat(100_000)}`].join('\u0000'), expected: '0,0' },
+    // pkgscan: container files of `sk-` or `eyJ` repeated (the regex read the run to its end from each start)
+    { module: './engines/pkgscan/containers/secrets.ts', expr: 'm.findSecrets(text).length', text: `${'sk-'.repeat(100_000)} ${'eyJ'.repeat(100_000)} T3BlbkFJ`, expected: '0' },
     // pkgscan rule files: the request-catcher and tunnel host rules over a long dotted run (`[\w.-]*\.` from each start)
     { module: './engines/pkgscan/analyzers/source/rules.ts', expr: "m.loadRules('resources').filter((r) => r.id === 'oast_host' || r.id === 'tunnel_host').flatMap((r) => r.patterns).map((p) => text.match(new RegExp(p.source, p.flags))?.length ?? 0).join()", text: `${'a.'.repeat(200_000)}x`, expected: '0,0,0' },
     // attrib: a URL in a report followed by a long run of punctuation (the trim matched and counted again per character)

@@ -10,6 +10,12 @@ export interface SecretRule {
   readonly keywords: readonly string[];
   /** Global regex; the `secret` group (or the whole match) is the credential. */
   readonly regex: RegExp;
+  /**
+   * For a rule whose matches begin with `prefix`, and whose later starts in one run of `run` characters fail whenever
+   * the first start of that run fails (each reads the same run to the same end, from a later place): only the first
+   * start of each run is tried. The regex alone would read the run again from every start (`sk-` repeated: quadratic).
+   */
+  readonly firstOfRun?: { readonly prefix: string; readonly run: RegExp };
 }
 
 const B = '(?:^|[^0-9A-Za-z])';
@@ -35,13 +41,13 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { id: 'sendgrid-api-token', title: 'SendGrid API key', severity: 'medium', keywords: ['sg.'], regex: /(?<secret>SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})/g },
   { id: 'twilio-api-key', title: 'Twilio API key', severity: 'medium', keywords: ['sk'], regex: new RegExp(`${B}(?<secret>SK[0-9a-f]{32})(?![0-9A-Za-z])`, 'g') },
   { id: 'hugging-face-access-token', title: 'Hugging Face access token', severity: 'critical', keywords: ['hf_'], regex: new RegExp(`${B}(?<secret>hf_[A-Za-z]{34})(?![A-Za-z0-9])`, 'g') },
-  { id: 'openai-api-key', title: 'OpenAI API key', severity: 'critical', keywords: ['t3blbkfj'], regex: /(?<secret>sk-[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,})/g },
+  { id: 'openai-api-key', title: 'OpenAI API key', severity: 'critical', keywords: ['t3blbkfj'], regex: /(?<secret>sk-[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,})/g, firstOfRun: { prefix: 'sk-', run: /[A-Za-z0-9_-]/ } },
   { id: 'anthropic-api-key', title: 'Anthropic API key', severity: 'critical', keywords: ['sk-ant-'], regex: /(?<secret>sk-ant-(?:api03|admin01)-[A-Za-z0-9_-]{93}AA)/g },
   { id: 'alibaba-access-key-id', title: 'Alibaba Cloud access key id', severity: 'high', keywords: ['ltai'], regex: new RegExp(`${B}(?<secret>LTAI[A-Za-z0-9]{20})(?![A-Za-z0-9])`, 'g') },
   { id: 'digitalocean-pat', title: 'DigitalOcean token', severity: 'critical', keywords: ['dop_v1_', 'doo_v1_', 'dor_v1_'], regex: /(?<secret>do[opr]_v1_[a-f0-9]{64})/g },
   { id: 'age-secret-key', title: 'age secret key', severity: 'medium', keywords: ['age-secret-key-1'], regex: /(?<secret>AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})/g },
   { id: 'dockerconfig-secret', title: 'Docker registry credentials', severity: 'high', keywords: ['"auth"'], regex: /"auths"\s*:\s*\{[\s\S]{0,500}?"auth"\s*:\s*"(?<secret>[A-Za-z0-9+/=]{8,})"/g },
-  { id: 'jwt-token', title: 'JSON Web Token', severity: 'medium', keywords: ['eyj'], regex: /(?<secret>eyJ[A-Za-z0-9_-]{17,}\.eyJ[A-Za-z0-9_-]{17,}\.[A-Za-z0-9_-]{10,})/g },
+  { id: 'jwt-token', title: 'JSON Web Token', severity: 'medium', keywords: ['eyj'], regex: /(?<secret>eyJ[A-Za-z0-9_-]{17,}\.eyJ[A-Za-z0-9_-]{17,}\.[A-Za-z0-9_-]{10,})/g, firstOfRun: { prefix: 'eyJ', run: /[A-Za-z0-9_-]/ } },
 ];
 
 /** Values that are documentation, not credentials (AWS's own examples and placeholder runs). */
@@ -75,14 +81,40 @@ export function isBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
+/** A rule's matches in a text, in order: those of its regex, or with `firstOfRun` the same ones found from fewer starts. */
+export function* ruleMatches(text: string, rule: SecretRule): Generator<RegExpExecArray> {
+  const first = rule.firstOfRun;
+  if (first === undefined) {
+    rule.regex.lastIndex = 0;
+    yield* text.matchAll(rule.regex) as IterableIterator<RegExpExecArray>;
+    return;
+  }
+  const sticky = new RegExp(rule.regex.source, `${rule.regex.flags.replace('g', '')}y`);
+  let from = 0;
+  for (;;) {
+    const at = text.indexOf(first.prefix, from);
+    if (at < 0) return;
+    sticky.lastIndex = at;
+    const m = sticky.exec(text);
+    if (m !== null) {
+      yield m;
+      from = at + Math.max(1, m[0].length);
+      continue;
+    }
+    // Every later start in this run fails as this one did: go on after the run.
+    let end = at + first.prefix.length;
+    while (end < text.length && first.run.test(text.charAt(end))) end++;
+    from = end;
+  }
+}
+
 /** Matches in one text (latin1-decoded so offsets are bytes); at most `max` hits. */
 export function findSecrets(text: string, max = 20): SecretHit[] {
   const lower = text.toLowerCase();
   const out: SecretHit[] = [];
   for (const rule of SECRET_RULES) {
     if (!rule.keywords.some((k) => lower.includes(k))) continue;
-    rule.regex.lastIndex = 0;
-    for (const m of text.matchAll(rule.regex)) {
+    for (const m of ruleMatches(text, rule)) {
       const secret = m.groups?.['secret'] ?? m[0];
       if (rule.id !== 'private-key' && rule.id !== 'gcp-service-account' && PLACEHOLDER.test(secret)) continue;
       const at = (m.index ?? 0) + Math.max(0, m[0].indexOf(secret));
