@@ -48,16 +48,9 @@ function load(text: string): number {
   if (buffer.length < text.length) buffer = new Int32Array(Math.max(text.length, buffer.length * 2));
   let n = 0;
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        buffer[n++] = (c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
-        i++;
-        continue;
-      }
-    }
+    const c = text.codePointAt(i) as number;
     buffer[n++] = c;
+    if (c > 0xffff) i++;
   }
   return n;
 }

@@ -81,15 +81,22 @@ export function isBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
+/** The sticky form of each `firstOfRun` rule's regex, made on its first use. */
+const STICKY = new Map<SecretRule, RegExp>();
+
 /** A rule's matches in a text, in order: those of its regex, or with `firstOfRun` the same ones found from fewer starts. */
-export function* ruleMatches(text: string, rule: SecretRule): Generator<RegExpExecArray> {
+export function* ruleMatches(text: string, rule: SecretRule): Generator<RegExpMatchArray> {
   const first = rule.firstOfRun;
   if (first === undefined) {
     rule.regex.lastIndex = 0;
-    yield* text.matchAll(rule.regex) as IterableIterator<RegExpExecArray>;
+    yield* text.matchAll(rule.regex);
     return;
   }
-  const sticky = new RegExp(rule.regex.source, `${rule.regex.flags.replace('g', '')}y`);
+  let sticky = STICKY.get(rule);
+  if (sticky === undefined) {
+    sticky = new RegExp(rule.regex.source, `${rule.regex.flags.replace('g', '')}y`);
+    STICKY.set(rule, sticky);
+  }
   let from = 0;
   for (;;) {
     const at = text.indexOf(first.prefix, from);

@@ -299,7 +299,7 @@ const RUN_HEAD = /def\s+run\s*\(\s*self/g;
  * share its search, and whether a base list names a command is a look-up among the command names found once in the
  * whole text (the pattern read each base list again from each `class` line before it, and each `[^)]*` from each name).
  */
-export function installClasses(code: string): { index: number; indent: number; text: string }[] {
+function installClasses(code: string): { index: number; indent: number; text: string }[] {
   const names: number[] = [];
   const ends: number[] = [];
   for (const m of code.matchAll(INSTALL_BASE)) {
@@ -327,7 +327,7 @@ export function installClasses(code: string): { index: number; indent: number; t
 }
 
 /** What follows the first `def run(self...):` of a class body, as `/def\s+run\s*\(\s*self[^)]*\)\s*:([\s\S]*)/` read it. */
-export function runBody(body: string): string | undefined {
+function runBody(body: string): string | undefined {
   let close = -1;
   for (const m of body.matchAll(RUN_HEAD)) {
     const from = m.index + m[0].length;
