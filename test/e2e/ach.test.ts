@@ -45,6 +45,8 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)(`ACH workspace in Chromium${
 
   it('shows the matrix of a bundled scenario; ratings are edited with the mouse and the keyboard, overrides shown as such, scores live', async () => {
     const page = await open('light');
+    // The scenarios arrive from the service after the workspace shows: wait for the third before counting.
+    await page.getByTestId('scenario-select').locator('option').nth(2).waitFor({ state: 'attached', timeout: 60_000 });
     expect(await page.getByTestId('scenario-select').locator('option').count()).toBeGreaterThanOrEqual(3);
     await page.getByTestId('scenario-select').selectOption('ceremony-wiper');
     await page.getByTestId('cell-E3-H2').waitFor();

@@ -43,6 +43,8 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
       page.on('console', (m) => {
         if (m.type() === 'warning') warnings.push(m.text());
       });
+      // The scenarios arrive from the service after the workspace shows: wait for the fifth before counting (a loaded CI read none).
+      await page.getByTestId('scenario-select').locator('option').nth(4).waitFor({ state: 'attached', timeout: 60_000 });
       expect(await page.getByTestId('scenario-select').locator('option').count()).toBeGreaterThanOrEqual(5);
       await page.getByTestId('scenario-select').selectOption('ransomware');
       // The chosen title and the picker's arrow (18 px) fit inside the picker.
