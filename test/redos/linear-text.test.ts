@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cutAtLastLineChar, firstSpan, stripHashComment, stripMarkdownLinks, stripSpans, trimEndChars, trimStartChars } from '../../engines/core/linear-text.js';
+import { cutAtLastLineChar, firstSpan, quotedSpans, replaceQuoted, stripHashComment, stripMarkdownLinks, stripSpans, trimEndChars, trimStartChars } from '../../engines/core/linear-text.js';
 import { cleanDescription } from '../../engines/caseassess/derive.js';
 import { cleanProcedureText } from '../../engines/core/attack/bundle.js';
 
@@ -101,6 +101,30 @@ describe('stripSpans and firstSpan', () => {
     const r = runInChild('./engines/core/linear-text.ts', "[m.stripSpans(text, '<', '>').length, String(m.firstSpan(text, '<', '>'))].join()", '<'.repeat(400_000));
     expect(r.timedOut).toBe(false);
     expect(r.stdout).toBe('400000,undefined');
+  }, 60_000);
+});
+
+describe('quotedSpans and replaceQuoted', () => {
+  const OLD_TWO = /(['"])(?:\\.|(?!\1)[^\\\n])*\1/g;
+  const OLD_THREE = /(['"`])(?:\\.|(?!\1)[^\\\n])*\1/g;
+  const spans = (t: string, re: RegExp): [number, number][] => [...t.matchAll(re)].map((m) => [m.index, m.index + m[0].length - 1]);
+
+  it('find the literals the old patterns found, and replace them alike', () => {
+    const texts = [...randomTexts('\'"`\\\n\r\u2028a ', 60_000, 29), ...randomTexts('\'"\\a', 20_000, 31), '', "'", "''", "'\\'", "'\\\\'", "\\'a'", '"a\'b"c\'', "'a\\\nb'", "'a\\\rb'", "'a\\"];
+    let found = 0;
+    for (const t of texts) {
+      expect(quotedSpans(t, `'"`), JSON.stringify(t)).toEqual(spans(t, OLD_TWO));
+      expect(quotedSpans(t, `'"\``), JSON.stringify(t)).toEqual(spans(t, OLD_THREE));
+      expect(replaceQuoted(t, `'"`, '""'), JSON.stringify(t)).toBe(t.replace(OLD_TWO, '""'));
+      found += quotedSpans(t, `'"`).length;
+    }
+    expect(found).toBeGreaterThan(20_000);
+  });
+
+  it('finish on a run of escaped quotes and on quotes of two kinds left open', () => {
+    const r = runInChild('./engines/core/linear-text.ts', "text.split('\\u0000').map((t) => m.quotedSpans(t, `'\"\\``).length).join()", [`'${"\\'".repeat(200_000)}`, `'"${'\\"\\\''.repeat(100_000)}`].join('\u0000'));
+    expect(r.timedOut).toBe(false);
+    expect(r.stdout).toBe('0,0');
   }, 60_000);
 });
 

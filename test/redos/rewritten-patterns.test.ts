@@ -234,6 +234,23 @@ describe('rule patterns over evidence', () => {
     // pkgscan: a setup.py of install-command class heads, or of run heads, without a close (each read to the end from
     // every head before it, and the rest of the file split once per class)
     { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "text.split('\\u0000').map((code) => m.pyCmdclassInstall({ code, ast: null, path: 'setup.py' }).length).join()", text: [`cmdclass\n${'class A(install\n'.repeat(100_000)}`, `cmdclass\nclass A(install):\n${'    def run(self\n'.repeat(100_000)}`].join('\u0000'), expected: '0,0' },
+    // pkgscan: calls that run code, read to the first `)` from each of a run of builtins lookups, a line of `import`
+    // heads (each read to the line's end for a decoder imported under another name), a long word of `Resolver` (each
+    // tried with the rest of the word after it), a resolver's name of `%s.a` repeated (the rest read from each `%s`),
+    // and unclosed calls
+    // whose 8,000-character arguments were each read and searched; lookups that gathered the same long assignments
+    // again for each call; command strings whose name was looked for in every process call again for each string
+    { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "m.pyExecDecoded({ code: text, path: 'a.py' }).length", text: 'getattr(__builtins__ '.repeat(50_000), expected: '0' },
+    { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "text.split('\\u0000').map((t) => [...t.matchAll(m.IMPORT_AS)].length).join()", text: ['import '.repeat(200_000), `import${'\t'.repeat(300_000)}`].join('\u0000'), expected: '0,0' },
+    { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: '[...text.matchAll(m.PY_RESOLVER_CALL)].length', text: `${'Resolver'.repeat(100_000)}.x`, expected: '0' },
+    { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: 'm.builtDomain(text)', text: '%s.a'.repeat(100_000), expected: 'false' },
+    { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "m.pyExecDecoded({ code: text, path: 'a.py' }).length", text: 'exec('.repeat(800_000), expected: '0' },
+    { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "m.lookupOfData({ code: text, path: 'a.js' }).length", text: 'system("ping %s'.repeat(150_000), expected: '0' },
+    { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "m.lookupOfData({ code: text, path: 'a.py' }).length", text: `${`name = "${'a'.repeat(1990)}"\n`.repeat(256)}${'os.system("nslookup %s.example.com" % name)\n'.repeat(12_000)}`, expected: '0' },
+    { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "m.fetchPipeRun({ code: text, path: 'a.js' }).length", text: `${'const a1 = "curl http://x | sh";\n'.repeat(30_000)}${'exec(b);\n'.repeat(100_000)}`, expected: '0' },
+    // pkgscan: a mirror's index page of `<a ` heads without a `>` (each read to the end), then of heads before one `>`
+    // and a long text without a `<`
+    { module: './engines/pkgscan/sources/pypi-mirror.ts', expr: "text.split('\\u0000').map((t) => m.anchors(t).length).join()", text: ['<a '.repeat(200_000), `${'<a '.repeat(100_000)}>${'x'.repeat(300_000)}`].join('\u0000'), expected: '0,0' },
     // pkgscan: container files of `sk-` or `eyJ` repeated (the regex read the run to its end from each start)
     { module: './engines/pkgscan/containers/secrets.ts', expr: 'm.findSecrets(text).length', text: `${'sk-'.repeat(100_000)} ${'eyJ'.repeat(100_000)} T3BlbkFJ`, expected: '0' },
     // pkgscan rule files: the request-catcher and tunnel host rules over a long dotted run (`[\w.-]*\.` from each start)

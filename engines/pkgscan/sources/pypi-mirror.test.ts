@@ -6,10 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../core/random.js';
 import { openMemoryStore } from '../../core/store.js';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { migrations } from '../store.js';
-import { parseDistFilename, parseSimpleHtml, parseSimpleJson, pickFile, PypiMirrorSource } from './pypi-mirror.js';
+import { anchors, parseDistFilename, parseSimpleHtml, parseSimpleJson, pickFile, PypiMirrorSource } from './pypi-mirror.js';
 import { resolveRelease, sourcesFromConfig } from './resolve.js';
 import { artifactBytes, listArtifacts } from './store.js';
 import { sdist, wheel } from './archives.fixture.js';
@@ -216,5 +217,22 @@ describe('Simple API parsing', () => {
     expect(() => new PypiMirrorSource(db, '/x', { url: 'file:///etc/' })).toThrow(/http or https/);
     expect(() => new PypiMirrorSource(db, '/x', { url: 'http://user:secret@m.lab/' })).toThrow(/credentials/);
     expect(() => new PypiMirrorSource(db, '/x', { url: 'not a url' })).toThrow('PKGSCAN_PYPI_MIRROR is not a URL');
+  });
+});
+
+describe('anchors of an index page', () => {
+  // The expression anchors replaces: `[^>]*` read from each of a run of `<a ` heads to the same `>`.
+  const OLD = /<a\b([^>]*)>([^<]*)<\/a\s*>/gi;
+  const pieces = ['<a', '<A', '<a ', '<a\t', '<ab', ' href="x.tar.gz"', '>', '<', 'x-1.0.tar.gz', '</a>', '</A >', '</a\n>', '</ab>', '</a', ' ', '\n', 'x', '=', '"'];
+
+  it('finds the anchors the expression found, with the same attributes and text', () => {
+    const next = mulberry32(5);
+    for (let k = 0; k < 30_000; k++) {
+      let html = '';
+      const n = 1 + Math.floor(next() * 14);
+      for (let j = 0; j < n; j++) html += pieces[Math.floor(next() * pieces.length)] as string;
+      const expected = [...html.matchAll(OLD)].map((m) => ({ attrs: m[1] ?? '', text: m[2] ?? '' }));
+      expect(anchors(html), JSON.stringify(html)).toEqual(expected);
+    }
   });
 });

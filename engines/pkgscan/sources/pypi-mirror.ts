@@ -130,12 +130,43 @@ function attributes(text: string): Map<string, string> {
   return out;
 }
 
+const ANCHOR_HEAD = /<a\b/gi;
+const ANCHOR_CLOSE = /<\/a\s*>/iy;
+
+/**
+ * The anchors of an HTML page, attribute text and content, as `/<a\b([^>]*)>([^<]*)<\/a\s*>/gi` finds them, in one
+ * pass: heads that share a first `>` share its search and the `<` after it (the expression read from each of a run of `<a ` heads to the
+ * same `>`, quadratic in a 32 MiB index page).
+ */
+export function anchors(html: string): { attrs: string; text: string }[] {
+  const out: { attrs: string; text: string }[] = [];
+  let gt = -1;
+  let lt = -1;
+  let ltAfter = -1; // the `>` whose next `<` lt is
+  ANCHOR_HEAD.lastIndex = 0;
+  for (let m = ANCHOR_HEAD.exec(html); m !== null; m = ANCHOR_HEAD.exec(html)) {
+    const from = m.index + m[0].length;
+    if (gt !== -2 && gt < from) gt = html.indexOf('>', from);
+    if (gt === -1) gt = -2; // no `>` after here: no later head can end either
+    if (gt < 0) break;
+    if (ltAfter !== gt) {
+      lt = html.indexOf('<', gt + 1);
+      ltAfter = gt;
+    }
+    ANCHOR_CLOSE.lastIndex = lt;
+    if (lt >= 0 && ANCHOR_CLOSE.test(html)) {
+      out.push({ attrs: html.slice(from, gt), text: html.slice(gt + 1, lt) });
+      ANCHOR_HEAD.lastIndex = ANCHOR_CLOSE.lastIndex;
+    } else ANCHOR_HEAD.lastIndex = m.index + 1;
+  }
+  return out;
+}
+
 /** Files of a PEP 503 HTML project page (anchors; `#sha256=` fragments; `data-requires-python`, `data-yanked`, `data-dist-info-metadata`). */
 export function parseSimpleHtml(html: string, pageUrl: URL, project: string): IndexFile[] {
   const out: IndexFile[] = [];
-  const re = /<a\b([^>]*)>([^<]*)<\/a\s*>/gi;
-  for (let m = re.exec(html); m !== null; m = re.exec(html)) {
-    const attrs = attributes(m[1] ?? '');
+  for (const a of anchors(html)) {
+    const attrs = attributes(a.attrs);
     const href = attrs.get('href');
     if (href === undefined || href === '') continue;
     let url: URL;
@@ -144,7 +175,7 @@ export function parseSimpleHtml(html: string, pageUrl: URL, project: string): In
     } catch {
       continue;
     }
-    const text = decodeEntities(m[2] ?? '').trim();
+    const text = decodeEntities(a.text).trim();
     const filename = text !== '' ? text : decodeURIComponent(url.pathname.split('/').pop() ?? '');
     const dist = parseDistFilename(filename, project);
     if (!dist) continue;

