@@ -251,6 +251,8 @@ describe('rule patterns over evidence', () => {
     // pkgscan: a mirror's index page of `<a ` heads without a `>` (each read to the end), then of heads before one `>`
     // and a long text without a `<`
     { module: './engines/pkgscan/sources/pypi-mirror.ts', expr: "text.split('\\u0000').map((t) => m.anchors(t).length).join()", text: ['<a '.repeat(200_000), `${'<a '.repeat(100_000)}>${'x'.repeat(300_000)}`].join('\u0000'), expected: '0,0' },
+    // pkgscan: a container file of private-key BEGIN lines without an END line (each read the key text to the end)
+    { module: './engines/pkgscan/containers/secrets.ts', expr: 'm.findSecrets(text).length', text: '-----BEGIN PRIVATE KEY-----'.repeat(40_000), expected: '0' },
     // pkgscan: container files of `sk-` or `eyJ` repeated (the regex read the run to its end from each start)
     { module: './engines/pkgscan/containers/secrets.ts', expr: 'm.findSecrets(text).length', text: `${'sk-'.repeat(100_000)} ${'eyJ'.repeat(100_000)} T3BlbkFJ`, expected: '0' },
     // pkgscan rule files: the request-catcher and tunnel host rules over a long dotted run (`[\w.-]*\.` from each start)
