@@ -237,13 +237,14 @@ describe('rule patterns over evidence', () => {
     // pkgscan: calls that run code, read to the first `)` from each of a run of builtins lookups, a line of `import`
     // heads (each read to the line's end for a decoder imported under another name), a long word of `Resolver` (each
     // tried with the rest of the word after it), a resolver's name of `%s.a` repeated (the rest read from each `%s`),
-    // and unclosed calls
+    // a chmod target's assignments looked for across a long run of blanks (read again from each blank), and unclosed calls
     // whose 8,000-character arguments were each read and searched; lookups that gathered the same long assignments
     // again for each call; command strings whose name was looked for in every process call again for each string
     { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "m.pyExecDecoded({ code: text, path: 'a.py' }).length", text: 'getattr(__builtins__ '.repeat(50_000), expected: '0' },
     { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "text.split('\\u0000').map((t) => [...t.matchAll(m.IMPORT_AS)].length).join()", text: ['import '.repeat(200_000), `import${'\t'.repeat(300_000)}`].join('\u0000'), expected: '0,0' },
     { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: '[...text.matchAll(m.PY_RESOLVER_CALL)].length', text: `${'Resolver'.repeat(100_000)}.x`, expected: '0' },
     { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: 'm.builtDomain(text)', text: '%s.a'.repeat(100_000), expected: 'false' },
+    { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "m.chmodThenRun({ code: text, path: 'a.py' }).length", text: `os.chmod(dest, 0o755)\n${' '.repeat(300_000)}\nsubprocess.run([dest])\n`, expected: '1' },
     { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "m.pyExecDecoded({ code: text, path: 'a.py' }).length", text: 'exec('.repeat(800_000), expected: '0' },
     { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "m.lookupOfData({ code: text, path: 'a.js' }).length", text: 'system("ping %s'.repeat(150_000), expected: '0' },
     { module: './engines/pkgscan/analyzers/source/detectors-text.ts', expr: "m.lookupOfData({ code: text, path: 'a.py' }).length", text: `${`name = "${'a'.repeat(1990)}"\n`.repeat(256)}${'os.system("nslookup %s.example.com" % name)\n'.repeat(12_000)}`, expected: '0' },

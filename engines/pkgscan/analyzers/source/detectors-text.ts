@@ -199,6 +199,48 @@ function literalExecMode(mode: string): boolean {
   return /\bS_I(?:EXEC|XUSR|XGRP|XOTH|RWXU)\b/.test(m) && !/[&~-]/.test(m.replace(/\bS_I\w+/g, ''));
 }
 
+const isLineBreak = (c: string): boolean => c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
+const isAssignPrefix = (c: string): boolean => c === ';' || c === ',' || c === '(' || isRegexBlank(c);
+
+/**
+ * The values `id` is assigned in the file, in order: the captures of
+ * `/(?:^|[\s;,(])(?:const|let|var)?\s*<id>\s*=\s*([^\n;]{1,300})/gm`, found from the places `id` occurs. The expression
+ * read a run of blanks again from each blank of it (`[\s;,(]` then `\s*`): 40,000 blanks took 2 s, and it ran once
+ * per name of each chmod target. A place counts when what stands before it could start the expression there after the
+ * previous value's end: a blank, `;`, `,` or `(` before it, a line start, or `const`, `let` or `var` right before it
+ * with one of those before that keyword.
+ */
+export function assignedValues(code: string, id: string): string[] {
+  const out: string[] = [];
+  let lastEnd = 0;
+  const startsAt = (k: number): boolean => (k >= lastEnd + 1 && isAssignPrefix(code.charAt(k - 1))) || (k >= lastEnd && (k === 0 || isLineBreak(code.charAt(k - 1))));
+  for (let q = code.indexOf(id); q >= 0 && id !== ''; q = code.indexOf(id, q + 1)) {
+    if (q < lastEnd) continue;
+    const keyword = ['const', 'let', 'var'].find((w) => q >= w.length && code.startsWith(w, q - w.length));
+    if (!startsAt(q) && (keyword === undefined || !startsAt(q - keyword.length))) continue;
+    // `<id>\s*=\s*([^\n;]{1,300})`, with the expression's backtracking when only blanks follow the `=`
+    let j = skipRegexBlanks(code, q + id.length);
+    if (code.charAt(j) !== '=') continue;
+    const from = j + 1;
+    j = skipRegexBlanks(code, from);
+    let start = j;
+    let end: number;
+    if (j < code.length && code.charAt(j) !== '\n' && code.charAt(j) !== ';') {
+      end = j;
+      while (end < code.length && end - j < 300 && code.charAt(end) !== '\n' && code.charAt(end) !== ';') end++;
+    } else {
+      // the blanks give back their last character that is not a line feed: the value is that one character
+      start = j - 1;
+      while (start >= from && code.charAt(start) === '\n') start--;
+      if (start < from) continue;
+      end = start + 1;
+    }
+    out.push(code.slice(start, end));
+    lastEnd = end;
+  }
+  return out;
+}
+
 /** The quotes of JavaScript's and Python's one-line literals. */
 const QUOTES = `'"\``;
 
@@ -218,9 +260,7 @@ function targetWords(target: string, code: string): string[] {
     const id = m[0];
     if (/^(?:os|fs|fsp|path|join|resolve|this|self|__dirname|process|cwd|tmpdir|homedir|expanduser|await|require|promises|sync|Sync)$/.test(id) || id.length < 2) continue;
     words.add(id);
-    const given = new RegExp(`(?:^|[\\s;,(])(?:const|let|var)?\\s*${id.replace(/\$/g, '\\$')}\\s*=\\s*([^\\n;]{1,300})`, 'gm');
-    for (const g of code.matchAll(given)) {
-      const value = g[1] ?? '';
+    for (const value of assignedValues(code, id)) {
       for (const [s, e] of quotedSpans(value, QUOTES)) literal(value.slice(s + 1, e));
     }
   }

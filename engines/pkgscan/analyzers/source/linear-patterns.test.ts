@@ -2,7 +2,7 @@
 // that made those backtrack run in a child under a deadline: test/redos/rewritten-patterns.test.ts).
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../core/random.js';
-import { assignedName, builtDomain, fetchPipeRun, IMPORT_AS, lookupOfData, PY_RESOLVER_CALL, pyExecDecoded, sinkCalls } from './detectors-text.js';
+import { assignedName, assignedValues, builtDomain, fetchPipeRun, IMPORT_AS, lookupOfData, PY_RESOLVER_CALL, pyExecDecoded, sinkCalls } from './detectors-text.js';
 
 const texts = (alphabet: readonly string[], count: number, maxLength: number, seed: number): string[] => {
   const next = mulberry32(seed);
@@ -147,5 +147,36 @@ describe('names built around a literal domain', () => {
       if (expected) built++;
     }
     expect(built).toBeGreaterThan(2_000);
+  });
+});
+
+describe('the values a name is assigned', () => {
+  const old = (code: string, id: string): string[] => [...code.matchAll(new RegExp(`(?:^|[\\s;,(])(?:const|let|var)?\\s*${id.replace(/\$/g, '\\$')}\\s*=\\s*([^\\n;]{1,300})`, 'gm'))].map((m) => m[1] ?? '');
+  const pieces = ['dest', 'de', 'st', 'const', 'let', 'var', 'x', ' ', '\t', '\n', '\r', '\u2028', '\u00a0', '=', '==', ';', ',', '(', '"/tmp/a"', "'b'", 'dest=', ' = ', '$d'];
+
+  it('are the captures of the expression they replace', () => {
+    const next = mulberry32(47);
+    let found = 0;
+    for (let k = 0; k < 60_000; k++) {
+      let code = '';
+      const n = 1 + Math.floor(next() * 14);
+      for (let j = 0; j < n; j++) code += pieces[Math.floor(next() * pieces.length)] as string;
+      for (const id of ['dest', 'dede', '$d', 'let']) {
+        const expected = old(code, id);
+        expect(assignedValues(code, id), `${id} in ${JSON.stringify(code)}`).toEqual(expected);
+        found += expected.length;
+      }
+    }
+    expect(found).toBeGreaterThan(10_000);
+  });
+
+  it('reads a long value to its 300th character', () => {
+    const code = `const dest = "${'a'.repeat(400)}"\n`;
+    expect(assignedValues(code, 'dest')).toEqual(old(code, 'dest'));
+    // a value cut after its 300th character, a comma, right before the next assignment: the comma was read, so that
+    // assignment has nothing before it to start from
+    const cut = `dest = ${'a'.repeat(299)},dest = "/b"\n`;
+    expect(old(cut, 'dest')).toHaveLength(1);
+    expect(assignedValues(cut, 'dest')).toEqual(old(cut, 'dest'));
   });
 });
