@@ -315,9 +315,23 @@ function scan(table: TermTable, text: string): TermMatch[] {
       if (name !== undefined) found.push({ name, text: m[0], start: m.index, end: m.index + m[0].length });
     }
   }
-  found.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
-  const kept: TermMatch[] = [];
-  for (const f of found) if (!kept.some((k) => f.start < k.end && k.start < f.end)) kept.push(f);
+  return keepLongest(found, text.length);
+}
+
+/**
+ * Of matches in a text of `length` characters, those kept when the longest (then the earliest) are taken first and a
+ * match overlapping one taken is dropped; in text order. A match is kept when none of its characters is taken: one
+ * look per character, not a comparison with every kept match (150,000 matches of "Russia " took 15 s that way).
+ */
+export function keepLongest<T extends { readonly start: number; readonly end: number }>(found: readonly T[], length: number): T[] {
+  const order = [...found].sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
+  const taken = new Uint8Array(length);
+  const kept: T[] = [];
+  for (const f of order) {
+    if (taken.subarray(f.start, f.end).includes(1)) continue;
+    taken.fill(1, f.start, f.end);
+    kept.push(f);
+  }
   return kept.sort((a, b) => a.start - b.start);
 }
 

@@ -258,6 +258,8 @@ describe('rule patterns over evidence', () => {
     { module: './engines/pkgscan/containers/secrets.ts', expr: 'm.findSecrets(text).length', text: `${'sk-'.repeat(100_000)} ${'eyJ'.repeat(100_000)} T3BlbkFJ`, expected: '0' },
     // pkgscan rule files: the request-catcher and tunnel host rules over a long dotted run (`[\w.-]*\.` from each start)
     { module: './engines/pkgscan/analyzers/source/rules.ts', expr: "m.loadRules('resources').filter((r) => r.id === 'oast_host' || r.id === 'tunnel_host').flatMap((r) => r.patterns).map((p) => text.match(new RegExp(p.source, p.flags))?.length ?? 0).join()", text: `${'a.'.repeat(200_000)}x`, expected: '0,0,0' },
+    // caseassess: a description of one place name repeated (each match compared with every match kept before it)
+    { module: './engines/caseassess/vocabulary.ts', expr: 'm.findPlaces(text).length', text: 'Russia '.repeat(300_000), expected: '1' },
     // attrib: a URL in a report followed by a long run of punctuation (the trim matched and counted again per character)
     { module: './engines/attrib/extract/indicators.ts', expr: 'm.extractIndicators(text).length', text: `see http://a.example/${'.'.repeat(400_000)} now`, expected: '0' },
     // renderer: a URL and a path of trailing punctuation not at their end (Send to's indicators)
