@@ -2,7 +2,7 @@
 // generated texts of BEGIN and END lines, key text and the characters that end it (the attack shapes that made the
 // expression backtrack run in a child under a deadline: test/redos/rewritten-patterns.test.ts).
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from '../../core/random.js';
+import { textsOfPieces } from '../../core/pieces.fixture.js';
 import { PRIVATE_KEY, privateKeyMatches } from './private-key.js';
 import { findSecrets } from './secrets.js';
 
@@ -12,12 +12,8 @@ describe('privateKeyMatches', () => {
   const pieces = ['-----BEGIN PRIVATE KEY-----', '-----BEGIN RSA PRIVATE KEY-----', '----- BEGIN EC_X PRIVATE KEY BLOCK -----', '-----BEGIN', ' PRIVATE KEY', 'PRIVATE KEY-----', ' BLOCK', '-----END PRIVATE KEY', '-----END RSA PRIVATE KEY-----', '----- END X_Y PRIVATE KEY', '-----', '--', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', 'abc', '=', '/', '\n', ' ', '\t', '_', '.', '"', 'END'];
 
   it('finds the matches the expression finds', () => {
-    const next = mulberry32(17);
     let found = 0;
-    for (let k = 0; k < 40_000; k++) {
-      let text = '';
-      const n = 1 + Math.floor(next() * 16);
-      for (let j = 0; j < n; j++) text += pieces[Math.floor(next() * pieces.length)] as string;
+    for (const text of textsOfPieces(pieces, 40_000, 17, 16)) {
       const expected = shape(text.matchAll(PRIVATE_KEY));
       expect(shape(privateKeyMatches(text)), JSON.stringify(text)).toEqual(expected);
       found += expected.length;

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mulberry32 } from '../../core/random.js';
+import { textsOfPieces } from '../../core/pieces.fixture.js';
 import { openMemoryStore } from '../../core/store.js';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { migrations } from '../store.js';
@@ -226,11 +226,7 @@ describe('anchors of an index page', () => {
   const pieces = ['<a', '<A', '<a ', '<a\t', '<ab', ' href="x.tar.gz"', '>', '<', 'x-1.0.tar.gz', '</a>', '</A >', '</a\n>', '</ab>', '</a', ' ', '\n', 'x', '=', '"'];
 
   it('finds the anchors the expression found, with the same attributes and text', () => {
-    const next = mulberry32(5);
-    for (let k = 0; k < 30_000; k++) {
-      let html = '';
-      const n = 1 + Math.floor(next() * 14);
-      for (let j = 0; j < n; j++) html += pieces[Math.floor(next() * pieces.length)] as string;
+    for (const html of textsOfPieces(pieces, 30_000, 5)) {
       const expected = [...html.matchAll(OLD)].map((m) => ({ attrs: m[1] ?? '', text: m[2] ?? '' }));
       expect(anchors(html), JSON.stringify(html)).toEqual(expected);
     }

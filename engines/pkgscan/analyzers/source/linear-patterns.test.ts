@@ -1,6 +1,7 @@
 // The source detectors' rewritten patterns and hand reader answer what the expressions they replace answered (the inputs
 // that made those backtrack run in a child under a deadline: test/redos/rewritten-patterns.test.ts).
 import { describe, expect, it } from 'vitest';
+import { textsOfPieces } from '../../../core/pieces.fixture.js';
 import { mulberry32 } from '../../../core/random.js';
 import { assignedName, assignedValues, builtDomain, fetchPipeRun, IMPORT_AS, lookupOfData, PY_RESOLVER_CALL, pyExecDecoded, sinkCalls } from './detectors-text.js';
 
@@ -53,11 +54,7 @@ describe('the calls that run code', () => {
   const pieces = ['getattr', '__builtins__', 'getattr(__builtins__', 'getattr ( __builtins__, ', '(', ')', ')(', ') \n(', ' ', '\n', 'exec', 'eval(', 'os.system(', 'subprocess.run (', 'builtins . exec(', 'x', '.', '_', "'exec'", 'compile'];
 
   it('finds the matches of the expression they replace, with the same text', () => {
-    const next = mulberry32(11);
-    for (let k = 0; k < 30_000; k++) {
-      let code = '';
-      const n = 1 + Math.floor(next() * 14);
-      for (let j = 0; j < n; j++) code += pieces[Math.floor(next() * pieces.length)] as string;
+    for (const code of textsOfPieces(pieces, 30_000, 11)) {
       const expected = [...code.matchAll(OLD)].map((m) => `${m.index}:${m[0]}`);
       expect([...sinkCalls(code)].map((m) => `${m.index}:${m.text}`), JSON.stringify(code)).toEqual(expected);
     }
@@ -105,11 +102,7 @@ describe('decoders imported under another name', () => {
   const pieces = ['import', 'import ', 'import\n', 'import(', '\t', '\n\t ', 'importlib ', 'from base64 ', 'b64decode', 'loads', ' as ', ' as\n', 'as', 'd', 'x1', ',', ' ', '\n', '\t', 'Fernet', '_b64decode'];
 
   it('gives the aliases the expression gave, in order', () => {
-    const next = mulberry32(23);
-    for (let k = 0; k < 30_000; k++) {
-      let code = '';
-      const n = 1 + Math.floor(next() * 14);
-      for (let j = 0; j < n; j++) code += pieces[Math.floor(next() * pieces.length)] as string;
+    for (const code of textsOfPieces(pieces, 30_000, 23)) {
       expect([...code.matchAll(IMPORT_AS)].map((m) => m[2]), JSON.stringify(code)).toEqual([...code.matchAll(OLD)].map((m) => m[2]));
     }
   });
@@ -120,11 +113,7 @@ describe('resolver calls', () => {
   const pieces = ['resolver', 'Resolver', 'res', 'dns.', 'dns.resolver', '.query', '.resolve', '(', ' (', 'a', '_', '9', '.', ' ', 'socket.', 'gethostbyname', '_ex', 'getaddrinfo', 'r'];
 
   it('are found where the expression found them, with the same text', () => {
-    const next = mulberry32(41);
-    for (let k = 0; k < 30_000; k++) {
-      let code = '';
-      const n = 1 + Math.floor(next() * 12);
-      for (let j = 0; j < n; j++) code += pieces[Math.floor(next() * pieces.length)] as string;
+    for (const code of textsOfPieces(pieces, 30_000, 41, 12)) {
       const at = (re: RegExp): string[] => [...code.matchAll(re)].map((m) => `${m.index}:${m[0]}`);
       expect(at(PY_RESOLVER_CALL), JSON.stringify(code)).toEqual(at(OLD));
     }
@@ -136,12 +125,8 @@ describe('names built around a literal domain', () => {
   const pieces = ['{', '}', '{x}', '%s', '%', 's', "'", '"', '+', ' + ', '+ r"', 'rb', 'f', 'u', '\n', ' ', '\t', '\u00a0', '.', '.a', '.com', '.example', 'a', 'B', '-', '_', '9', '.format(', '.format (', ' % ', 'ab', 'x'];
 
   it('answer what the expression answered', () => {
-    const next = mulberry32(43);
     let built = 0;
-    for (let k = 0; k < 100_000; k++) {
-      let text = '';
-      const n = 1 + Math.floor(next() * 14);
-      for (let j = 0; j < n; j++) text += pieces[Math.floor(next() * pieces.length)] as string;
+    for (const text of textsOfPieces(pieces, 100_000, 43)) {
       const expected = OLD.test(text);
       expect(builtDomain(text), JSON.stringify(text)).toBe(expected);
       if (expected) built++;
@@ -155,12 +140,8 @@ describe('the values a name is assigned', () => {
   const pieces = ['dest', 'de', 'st', 'const', 'let', 'var', 'x', ' ', '\t', '\n', '\r', '\u2028', '\u00a0', '=', '==', ';', ',', '(', '"/tmp/a"', "'b'", 'dest=', ' = ', '$d'];
 
   it('are the captures of the expression they replace', () => {
-    const next = mulberry32(47);
     let found = 0;
-    for (let k = 0; k < 60_000; k++) {
-      let code = '';
-      const n = 1 + Math.floor(next() * 14);
-      for (let j = 0; j < n; j++) code += pieces[Math.floor(next() * pieces.length)] as string;
+    for (const code of textsOfPieces(pieces, 60_000, 47)) {
       for (const id of ['dest', 'dede', '$d', 'let']) {
         const expected = old(code, id);
         expect(assignedValues(code, id), `${id} in ${JSON.stringify(code)}`).toEqual(expected);
