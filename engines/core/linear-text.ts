@@ -124,17 +124,14 @@ export function skipRegexBlanks(text: string, from: number): number {
   return i;
 }
 
-/** The index of the last character the regular-expression `.` does not match (a line terminator), -1 when none. */
+/** Whether `c` is a line terminator: a character the regular-expression `.` (without the `s` flag) does not match. */
+export const isLineTerminator = (c: string): boolean => c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
+
+/** The index of the last line terminator in `text`, -1 when none. */
 export function lastLineTerminator(text: string): number {
-  for (let i = text.length - 1; i >= 0; i--) {
-    const c = text.charCodeAt(i);
-    if (c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029) return i;
-  }
+  for (let i = text.length - 1; i >= 0; i--) if (isLineTerminator(text.charAt(i))) return i;
   return -1;
 }
-
-/** Whether `c` is a line terminator: a character the regular-expression `.` (without the `s` flag) does not match. */
-const isLineTerminator = (c: string): boolean => c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
 
 /**
  * The quoted literals of one line's syntax, `[start, end]` inclusive of both quotes, as

@@ -7,7 +7,7 @@ import { ownEntry } from '../core/own.js';
 import type { CollectResult } from './collect.js';
 import { SCANNERS } from './events.js';
 import { safeRelpath } from './lineage.js';
-import { stripHashComment } from '../core/linear-text.js';
+import { lastLineTerminator, skipRegexBlanks, stripHashComment } from '../core/linear-text.js';
 
 /** imported: a source imports it; referenced: a dotted string names its module; transitive: a reachable distribution needs it. */
 export type ReachStatus = 'imported' | 'referenced' | 'transitive' | 'unreached';
@@ -101,25 +101,14 @@ const DOTTED_STRING = /['"]([A-Za-z_]\w*(?:\.\w+)+)['"]/g;
 
 // The two comment readers below answer what /#\s*via\s+(.+)$/ (its group) and /^\s+#\s*(.*)$/ (its group) answered,
 // in one pass: the patterns retried every split of a blank run when a line terminator (a lone \r) followed it.
-const isBlank = (c: string): boolean => /^\s$/.test(c);
-const isTerminator = (c: string): boolean => c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
-const lastTerminator = (line: string): number => {
-  for (let i = line.length - 1; i >= 0; i--) if (isTerminator(line.charAt(i))) return i;
-  return -1;
-};
-const skipBlanks = (line: string, from: number): number => {
-  let i = from;
-  while (i < line.length && isBlank(line.charAt(i))) i++;
-  return i;
-};
 
 /** The text after the first `# via ` on a requirement line (pip-compile's inline form). */
 export function inlineVia(line: string): string | undefined {
-  const last = lastTerminator(line);
+  const last = lastLineTerminator(line);
   for (let h = line.indexOf('#'); h >= 0; h = line.indexOf('#', h + 1)) {
-    const v = skipBlanks(line, h + 1);
+    const v = skipRegexBlanks(line, h + 1);
     if (!line.startsWith('via', v)) continue;
-    const blanks = skipBlanks(line, v + 3);
+    const blanks = skipRegexBlanks(line, v + 3);
     if (blanks === v + 3) continue;
     if (blanks < line.length) {
       if (blanks > last) return line.slice(blanks);
@@ -133,10 +122,10 @@ export function inlineVia(line: string): string | undefined {
 
 /** The text of an indented comment line (`    # via x`), without the blanks after its `#`. */
 export function indentedComment(line: string): string | undefined {
-  const hash = skipBlanks(line, 0);
+  const hash = skipRegexBlanks(line, 0);
   if (hash === 0 || line.charAt(hash) !== '#') return undefined;
-  const body = skipBlanks(line, hash + 1);
-  return body > lastTerminator(line) ? line.slice(body) : undefined;
+  const body = skipRegexBlanks(line, hash + 1);
+  return body > lastLineTerminator(line) ? line.slice(body) : undefined;
 }
 
 /** Top-level modules a Python source imports, and those its dotted strings reference. */

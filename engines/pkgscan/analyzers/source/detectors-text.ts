@@ -1,7 +1,7 @@
 // The detectors of Python and of shell-like text: statement-aware scans of comment-free code (a decoded text into exec,
 // a setup.py command class or an import-time pip install, a file made executable and then started); each gives the
 // offsets and text it matched.
-import { isRegexBlank, quotedSpans, replaceQuoted, skipRegexBlanks } from '../../../core/linear-text.js';
+import { isLineTerminator, isRegexBlank, quotedSpans, replaceQuoted, skipRegexBlanks } from '../../../core/linear-text.js';
 import type { DetectorHit, DetectorInput } from './detectors.js';
 
 /** A package name as PyPI and npm compare them: lower case, runs of `-`, `_`, `.` as one `-`. */
@@ -199,7 +199,6 @@ function literalExecMode(mode: string): boolean {
   return /\bS_I(?:EXEC|XUSR|XGRP|XOTH|RWXU)\b/.test(m) && !/[&~-]/.test(m.replace(/\bS_I\w+/g, ''));
 }
 
-const isLineBreak = (c: string): boolean => c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
 const isAssignPrefix = (c: string): boolean => c === ';' || c === ',' || c === '(' || isRegexBlank(c);
 
 /**
@@ -213,7 +212,7 @@ const isAssignPrefix = (c: string): boolean => c === ';' || c === ',' || c === '
 export function assignedValues(code: string, id: string): string[] {
   const out: string[] = [];
   let lastEnd = 0;
-  const startsAt = (k: number): boolean => (k >= lastEnd + 1 && isAssignPrefix(code.charAt(k - 1))) || (k >= lastEnd && (k === 0 || isLineBreak(code.charAt(k - 1))));
+  const startsAt = (k: number): boolean => (k >= lastEnd + 1 && isAssignPrefix(code.charAt(k - 1))) || (k >= lastEnd && (k === 0 || isLineTerminator(code.charAt(k - 1))));
   for (let q = code.indexOf(id); q >= 0 && id !== ''; q = code.indexOf(id, q + 1)) {
     if (q < lastEnd) continue;
     const keyword = ['const', 'let', 'var'].find((w) => q >= w.length && code.startsWith(w, q - w.length));
