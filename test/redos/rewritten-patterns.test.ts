@@ -221,6 +221,10 @@ describe('rule patterns over evidence', () => {
     // forensic Sigma: a value with three `*` over a run of its literal that never ends in the tail (the `u` expression
     // tried every split: 8,000 characters took 75 s), and two around a repeated path part
     { module: './engines/forensic/sigma/value.ts', expr: "[m.patternTest([{ any: true }, 'a', { any: true }, 'a', { any: true }, 'b'], true)(text), m.patternTest([{ any: true }, '\\\\appdata\\\\', { any: true }, '.exe'], false)('\\\\appdata\\\\'.repeat(100_000))].join()", text: 'a'.repeat(300_000), expected: 'false,false' },
+    // forensic Sigma: a case-insensitive `re` value with four `.*` gaps (a shipped rule's) over a value of its words
+    // repeated to the 16,384 characters values are clipped to: with `i` V8's linear fallback does not apply (16 s);
+    // folded into classes it does
+    { module: './engines/forensic/sigma/value.ts', expr: "((await import('./engines/core/regexp-guard.ts')).guardRegExpBacktracking(), m.regexTest(m.compileRegex('(?i)(?:set).*&&\\\\s?set.*(?:environment|invoke|\\\\$\\\\{?input).*&&.*\"', ''))(text))", text: `set&&set${'invoke&&'.repeat(2_047)}`, expected: 'false' },
     // pkgscan: Dockerfile RUN lines of `curl`/`wget` and `apt-get -` repeated, shell chmod flag chains and `x` runs, a
     // yara target path holding `\r` after many `] `
     { module: './engines/pkgscan/projects/dockerfile.ts', expr: "[m.PIPE_TO_SHELL.test(text), m.APT_GET_INSTALL.test(text.replace(/thon\\twget\\t/g, 'apt-get\\t-'))].join()", text: `${'thon\twget\t'.repeat(40_000)}thon&`, expected: 'false,false' },

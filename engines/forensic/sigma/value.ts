@@ -1,6 +1,7 @@
 // Sigma values: wildcard strings with escaping, the value modifiers of the specification's appendix, compiled to predicates.
 import { cutAtLastLineChar } from '../../core/linear-text.js';
 import { compileGlob, globTest, type Glob } from './glob.js';
+import { caseFolded } from './casefold.js';
 
 /** A token of a Sigma string: literal text, `*` (any run), `?` (one character) or a set of interchangeable characters. */
 export type Token = string | { readonly any: true } | { readonly one: true } | { readonly set: string };
@@ -410,7 +411,11 @@ function patternClosure(p: Pattern): (f: FieldValue) => boolean {
  * earliest occurrence of each piece after the one before decides, as the expression's own search would (without the
  * i flag, whose case folding differs from toLowerCase for a few characters).
  */
-export function regexTest(re: RegExp): (s: string) => boolean {
+export function regexTest(given: RegExp): (s: string) => boolean {
+  // A case-insensitive expression runs without `i`, its letters folded into classes, so that V8's linear-time fallback
+  // can take over from one that backtracks without end (the fallback does not cover `i`).
+  const folded = given.flags.includes('i') && !given.flags.includes('u') ? caseFolded(given.source) : null;
+  const re = folded === null ? given : new RegExp(folded, given.flags.replace('i', ''));
   const pieces = literalPieces(re.source);
   // Only without `i`: the expression's case folding differs from toLowerCase for a few characters.
   if (pieces === null || pieces.length < 2 || /[giyumv]/.test(re.flags)) return (s) => re.test(s);
