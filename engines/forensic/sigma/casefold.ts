@@ -5,7 +5,7 @@
 const KEPT_ESCAPES = 'dDwWsSbBnrtvf';
 /** Class escapes that stand for a set (a range may not end at one). */
 const SET_ESCAPES = 'dDwWsS';
-const CONTROL: Readonly<Record<string, number>> = { b: 8, n: 10, r: 13, t: 9, v: 11, f: 12 };
+const CONTROL: ReadonlyMap<string, number> = new Map([['b', 8], ['n', 10], ['r', 13], ['t', 9], ['v', 11], ['f', 12]]);
 
 const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const hex = (c: number): string => `\\x${c.toString(16).padStart(2, '0')}`;
@@ -29,7 +29,8 @@ function classItems(source: string, from: number): { items: ClassItem[]; end: nu
     i += 2;
     if (n === '') return null;
     if (SET_ESCAPES.includes(n)) return `\\${n}`;
-    if (n in CONTROL) return CONTROL[n] as number;
+    const control = CONTROL.get(n);
+    if (control !== undefined) return control;
     if (n === '0' && !/[0-9]/.test(source.charAt(i))) return 0;
     if (/[A-Za-z0-9]/.test(n)) return null; // \x, \u, \c, \p, back-references, octal: not read here
     return n.charCodeAt(0);
