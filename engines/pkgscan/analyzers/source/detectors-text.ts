@@ -686,7 +686,6 @@ function runCallNames(code: string): Set<string> {
   return names;
 }
 
-const isSpace = (c: string): boolean => /\s/.test(c);
 const isNameChar = (c: string): boolean => /[\w$]/.test(c);
 const isDigit = (c: string): boolean => c >= '0' && c <= '9';
 
@@ -700,7 +699,7 @@ export function assignedName(statement: string): string | undefined {
   const last = Math.max(statement.lastIndexOf(':'), statement.lastIndexOf('='));
   if (last < 0) return undefined;
   let end = last;
-  while (end > 0 && isSpace(statement.charAt(end - 1))) end--;
+  while (end > 0 && isRegexBlank(statement.charAt(end - 1))) end--;
   let start = end;
   while (start > 0 && isNameChar(statement.charAt(start - 1))) start--;
   // The leftmost start: a name begins with a letter, _ or $, so leading digits of the run are skipped.
