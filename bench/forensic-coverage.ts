@@ -187,6 +187,8 @@ function benign(): void {
  * Winlogbeat 6 documents) as
  * EVTX-like events: EventID, Channel, SourceName, Hostname and @timestamp read, every other field an EventData value. */
 const OTRF_META = new Set(['@timestamp', '@version', 'EventID', 'Channel', 'SourceName', 'Hostname', 'host', 'tags', 'port', 'Message', 'EventReceivedTime', 'SourceModuleName', 'SourceModuleType', 'EventTime', 'Keywords', 'Severity', 'SeverityValue', 'EventTypeOrignal', 'Opcode', 'OpcodeValue', 'RecordNumber', 'ProviderGuid', 'ExecutionProcessID', 'ThreadID', 'Version', 'Task', 'Category']);
+/** Microsoft Sentinel's own columns (its Event and SecurityEvent tables, rows with a TenantId), not event data. */
+const SENTINEL_META = new Set(['TenantId', 'SourceSystem', 'TimeGenerated', 'Computer', 'MG', 'ManagementGroupName', 'Type', '_ResourceId', 'EventSourceName', 'Activity', 'SourceComputerId', 'EventOriginId', 'TimeCollected', 'InstanceId', 'Provider', 'EventLevel', 'EventLevelName', 'Level', 'EventData_dynamic']);
 
 const objectOf = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
 const textOf = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : typeof objectOf(v)?.['#text'] === 'string' ? (objectOf(v)?.['#text'] as string) : null);
@@ -223,6 +225,14 @@ function eventExportOf(r: Record<string, unknown>): ReturnType<typeof makeEvent>
   return makeEvent({ ...(time !== null ? { time } : {}), host: textOf(system['Computer']), action: 'windows.event', object: { type: 'log', name: channel }, attributes });
 }
 
+function parsedOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 function otrfEvents(file: string): ReturnType<typeof makeEvent>[] {
   const out: ReturnType<typeof makeEvent>[] = [];
   for (const line of readFileSync(file, 'utf8').split('\n')) {
@@ -244,13 +254,18 @@ function otrfEvents(file: string): ReturnType<typeof makeEvent>[] {
     const channelRaw = beat ? r['log_name'] : r['Channel'];
     const channel = typeof channelRaw === 'string' ? channelRaw : null;
     if (!Number.isFinite(eventId) || channel === null) continue;
-    const fields = beat ? (r['event_data'] as Record<string, unknown>) : r;
+    // Microsoft Sentinel's rows (OTRF's compound datasets): its Event table holds the event data as a JSON text in EventData.
+    const sentinel = !beat && typeof r['TenantId'] === 'string';
+    const sentinelData = sentinel && typeof r['EventData'] === 'string' && r['EventData'].startsWith('{') ? objectOf(parsedOrNull(r['EventData'])) : null;
+    const fields = beat ? (r['event_data'] as Record<string, unknown>) : (sentinelData ?? r);
     const data: Record<string, string | number | boolean> = {};
-    for (const [k, v] of Object.entries(fields)) if (!OTRF_META.has(k) && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) data[k] = v;
-    const time = typeof r['@timestamp'] === 'string' ? r['@timestamp'] : null;
-    const hostRaw = beat ? r['computer_name'] : r['Hostname'];
+    for (const [k, v] of Object.entries(fields)) if (!OTRF_META.has(k) && !(sentinel && SENTINEL_META.has(k)) && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) data[k] = v;
+    // Sentinel rows (Event and SecurityEvent tables) name the time TimeGenerated, the host Computer, the provider Provider or EventSourceName.
+    const timeRaw = r['@timestamp'] ?? r['TimeGenerated'];
+    const time = typeof timeRaw === 'string' ? timeRaw : null;
+    const hostRaw = beat ? r['computer_name'] : (r['Hostname'] ?? r['Computer']);
     const host = typeof hostRaw === 'string' ? hostRaw : null;
-    const providerRaw = beat ? r['source_name'] : r['SourceName'];
+    const providerRaw = beat ? r['source_name'] : (r['SourceName'] ?? r['Provider'] ?? r['EventSourceName']);
     const attributes: JsonRecord = { eventId, channel, provider: typeof providerRaw === 'string' ? providerRaw : null, data };
     out.push(makeEvent({ ...(time !== null ? { time } : {}), host, action: 'windows.event', object: { type: 'log', name: channel }, attributes }));
   }
