@@ -106,6 +106,99 @@ export function jsEvalDecoded({ code, ast }: DetectorInput): DetectorHit[] {
   return hits;
 }
 
+/** child_process's functions that run a command or program. */
+const CP_FUNCTIONS = /^(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork)$/;
+/** `require('child_process')` or `require('node:child_process')`. */
+const CP_REQUIRE = /^require\s*\(\s*['"`](?:node:)?child_process['"`]\s*\)$/;
+/** A program that runs the text it is given (`spawn('sh', ['-c', text])`): its arguments are the command too. */
+const SHELL_PROGRAM = /^['"`](?:[\w:./\\-]*[/\\])?(?:sh|bash|zsh|dash|ksh|cmd|cmd\.exe|powershell|powershell\.exe|pwsh|pwsh\.exe|node|node\.exe|python[\d.]*|python[\d.]*\.exe|perl|ruby)['"`]$/i;
+/** Without a tree: a child_process function given a decoder within its first 300 characters (the file names child_process). */
+const EXEC_DECODED_TEXT = /\b(?:exec|execSync|execFile|execFileSync|spawn|spawnSync)\s*\([^;\n]{0,300}?(?:\batob\s*\(|Buffer\.from\s*\([^)]{0,200}['"`](?:base64|hex)['"`]|String\.fromCharCode\s*\()/g;
+
+/** How many times each name is bound in the file (declared, a parameter, assigned, a function's or class's name, a catch parameter). */
+function bindingCounts(ast: acorn.Node): Map<string, number> {
+  const counts = new Map<string, number>();
+  const add = (names: readonly string[]): void => {
+    for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
+  };
+  walk.full(ast, (n) => {
+    const a = node(n);
+    if (n.type === 'VariableDeclarator') add(identifiersIn(a['id'] as acorn.Node));
+    else if (n.type === 'AssignmentExpression' && (a['left'] as AnyNode).type === 'Identifier') add([String((a['left'] as AnyNode)['name'])]);
+    else if (/Function/.test(n.type)) {
+      if (a['id']) add([String(node(a['id'] as acorn.Node)['name'])]);
+      add(paramNames(a));
+    } else if ((n.type === 'ClassDeclaration' || n.type === 'ClassExpression') && a['id']) add([String(node(a['id'] as acorn.Node)['name'])]);
+    else if (n.type === 'CatchClause' && a['param']) add(identifiersIn(a['param'] as acorn.Node));
+  });
+  return counts;
+}
+
+/**
+ * A command decoded from base64, hex or char codes handed to child_process (`exec(Buffer.from(s, 'base64').toString())`,
+ * `spawn('sh', ['-c', atob(s)])`, or a name assigned such a text): a command hidden from a reader of the package. The
+ * function must be child_process's: read from a name the file binds to the module once (`const cp = require(...)`,
+ * `import * as cp`), destructured or imported from it, or called on `require('child_process')` itself; a RegExp's
+ * `exec` of decoded text is not a command, and a bundle's one-letter names, bound again in every function, are not
+ * followed. The command is the first argument, and the argument list too when the program is a shell or interpreter.
+ */
+export function jsExecDecoded({ code, ast }: DetectorInput): DetectorHit[] {
+  if (!ast) return /child_process/.test(code) ? [...code.matchAll(EXEC_DECODED_TEXT)].slice(0, 50).map((m) => ({ offset: m.index, text: m[0] })) : [];
+  const modules = new Set<string>();
+  const functions = new Set<string>();
+  const isRequire = (n: AnyNode | undefined): boolean => n?.type === 'CallExpression' && CP_REQUIRE.test(src(code, n));
+  walk.full(ast, (n) => {
+    const a = node(n);
+    if (n.type === 'VariableDeclarator' && isRequire(a['init'] as AnyNode | undefined)) {
+      const id = a['id'] as AnyNode;
+      if (id.type === 'Identifier') modules.add(String(id['name']));
+      if (id.type === 'ObjectPattern')
+        for (const p of (id['properties'] as AnyNode[]) ?? []) {
+          const key = p['key'] as AnyNode | undefined;
+          const value = p['value'] as AnyNode | undefined;
+          if (p.type === 'Property' && key?.type === 'Identifier' && CP_FUNCTIONS.test(String(key['name'])) && value?.type === 'Identifier') functions.add(String(value['name']));
+        }
+    }
+    if (n.type === 'ImportDeclaration' && /^(?:node:)?child_process$/.test(String(node(a['source'] as acorn.Node)['value']))) {
+      for (const sp of (a['specifiers'] as AnyNode[]) ?? []) {
+        const local = String(node(sp['local'] as acorn.Node)['name']);
+        if (sp.type !== 'ImportSpecifier') modules.add(local);
+        else if (CP_FUNCTIONS.test(String(node(sp['imported'] as acorn.Node)['name']))) functions.add(local);
+      }
+    }
+  });
+  if (modules.size === 0 && functions.size === 0 && !/require\s*\(\s*['"`](?:node:)?child_process['"`]\s*\)\s*\./.test(code)) return [];
+  const counts = bindingCounts(ast);
+  for (const set of [modules, functions]) for (const name of [...set]) if ((counts.get(name) ?? 0) > 1) set.delete(name);
+  const isSink = (call: AnyNode): boolean => {
+    const callee = call['callee'] as AnyNode;
+    if (callee.type === 'Identifier') return functions.has(String(callee['name']));
+    if (callee.type !== 'MemberExpression' || callee['computed'] === true) return false;
+    const property = callee['property'] as AnyNode;
+    if (property.type !== 'Identifier' || !CP_FUNCTIONS.test(String(property['name']))) return false;
+    const object = callee['object'] as AnyNode;
+    return (object.type === 'Identifier' && modules.has(String(object['name']))) || isRequire(object);
+  };
+  const hits: DetectorHit[] = [];
+  let tainted: Set<string> | null = null;
+  walk.full(ast, (n) => {
+    if (n.type !== 'CallExpression' || hits.length > 50 || !isSink(node(n))) return;
+    const args = (node(n)['arguments'] as acorn.Node[] | undefined) ?? [];
+    const first = args[0];
+    if (first === undefined) return;
+    // the command: the first argument, and the argument list when the program runs the text it is given
+    const command = first.type === 'Literal' && SHELL_PROGRAM.test(src(code, first)) && args[1] !== undefined ? [first, args[1]] : [first];
+    if (JS_DECODE.test(command.map((a) => src(code, a)).join(','))) {
+      hits.push({ offset: n.start, text: src(code, n) });
+      return;
+    }
+    tainted ??= taintedNames(code, ast);
+    const t = tainted;
+    if (command.some((a) => identifiersIn(a).some((i) => t.has(i)))) hits.push({ offset: n.start, text: src(code, n) });
+  });
+  return hits;
+}
+
 /** A call that fetches over the network (its callee's text). */
 const JS_NET_CALLEE = /^(?:https?\.(?:get|request)|fetch|\w*\.fetch|axios(?:\.\w+)?|got(?:\.\w+)?|request(?:\.\w+)?|needle(?:\.\w+)?|superagent(?:\.\w+)?|\w*\.(?:get|post|request)|net\.connect|\w*\.createConnection)$/;
 /** Fetched content read from a response in one expression: `(await fetch(u)).text()`, `(await axios.get(u)).data`. */

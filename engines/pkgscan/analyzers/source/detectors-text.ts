@@ -13,11 +13,12 @@ export function normaliseDependency(name: string): string {
 const PY_FETCH = /\burlopen\b|\b(?:requests|httpx)\.(?:get|post|request)\b/;
 /**
  * Decoding that hides code: a decoder or decryptor call, a string literal reversed (`'...'[::-1]`; a list reversed and
- * joined is ordinary), marshal or pickle data given as a literal blob. marshal/pickle of bytes read at run time is a
+ * joined is ordinary), text made from character codes (`''.join(map(chr, [...]))`, `chr(c) for c in ...`,
+ * `bytes([105, 109, ...])`), marshal or pickle data given as a literal blob. marshal/pickle of bytes read at run time is a
  * bytecode cache or a saved object (an import hook loading its .pyc), not an embedded payload; a blob that was decoded
  * first is followed through the name it was assigned to.
  */
-const PY_DECODE = /\b(?:b64decode|b32decode|b16decode|b85decode|a85decode|decodebytes|decodestring|unhexlify|fromhex|decompress|Fernet|decrypt)\b|\bcodecs\.decode|['"]\s*\[\s*::\s*-1\s*\]|\b(?:marshal|pickle)\.loads\s*\(\s*[rbuRBU]{0,2}['"]|['"]rot[_-]?13['"]/;
+const PY_DECODE = /\b(?:b64decode|b32decode|b16decode|b85decode|a85decode|decodebytes|decodestring|unhexlify|fromhex|decompress|Fernet|decrypt)\b|\bcodecs\.decode|['"]\s*\[\s*::\s*-1\s*\]|\b(?:marshal|pickle)\.loads\s*\(\s*[rbuRBU]{0,2}['"]|['"]rot[_-]?13['"]|\bmap\s*\(\s*chr\b|\bchr\s*\(\s*\w+\s*\)\s*for\b|\b(?:bytes|bytearray)\s*\(\s*\[\s*(?:0[xX][0-9a-fA-F]+|\d+)\s*,/;
 /** Loaders that turn decoded bytes into code or objects: a name assigned from one applied to a tainted name is tainted too. */
 const PY_LOADS = /\b(?:marshal|pickle)\.loads\s*\(/;
 /** String literals blanked: a word inside a literal (`'-decrypt'` of an openssl command line) is not a decoding call. */
@@ -69,14 +70,19 @@ function anyName(names: ReadonlySet<string>): RegExp | null {
 /** The heads of calls that run code or a command; `getattr(__builtins__` is checked by `sinkCalls` for its `...)(`. */
 const SINK_HEADS = /(?<![\w.])(?:exec|eval|compile|execfile)\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.(?:call|run|Popen|check_output|check_call|getoutput)\s*\(|\bgetattr\s*\(\s*__builtins__|\bbuiltins\s*\.\s*(?:exec|eval)\s*\(/g;
 const CALL_AFTER_CLOSE = /\s*\(/y;
+/**
+ * An assigned value (trimmed) that is exec, eval or compile itself, not a call of it: the name, read from the builtins
+ * module or table (`builtins.exec`, `__builtins__['eval']`, `vars(__builtins__)['exec']`) or by `getattr(builtins, 'compile')`.
+ */
+const CODE_RUNNER = /^(?:(?:__builtins__|builtins)\s*\.\s*)?(?:exec|eval|compile);?$|^getattr\s*\(\s*(?:__builtins__|builtins)\s*,\s*['"](?:exec|eval|compile)['"]\s*\);?$|^(?:vars\s*\(\s*(?:__builtins__|builtins)\s*\)|(?:__builtins__|builtins)(?:\s*\.\s*__dict__)?)\s*\[\s*['"](?:exec|eval|compile)['"]\s*\];?$/;
 
 /**
  * The matches of `/...|\bgetattr\s*\(\s*__builtins__[^)]*\)\s*\(|.../g` (SINK_HEADS with the builtins lookup run
  * to the first `)` and a call after it), in one pass: heads that share a first `)` share its search (the expression
  * read from each of a run of `getattr(__builtins__ ` heads to the same `)`: over 30 s a megabyte).
  */
-export function sinkCalls(code: string): { index: number; text: string }[] {
-  const out: { index: number; text: string }[] = [];
+export function sinkCalls(code: string): { index: number; text: string; runner?: boolean }[] {
+  const out: { index: number; text: string; runner?: boolean }[] = [];
   const heads = SINK_HEADS;
   heads.lastIndex = 0;
   let close = -1;
@@ -137,12 +143,22 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
     });
   }
   const fetchTaint = anyName(fetched);
+  // names bound to exec, eval or compile themselves (`run = eval`, `x = getattr(builtins, 'exec')`): their calls are code sinks
+  const runners = new Set<string>();
+  assignments.forEach((m) => {
+    if (m[1] && m[2] && runners.size < 50 && CODE_RUNNER.test(m[2].trim())) runners.add(m[1]);
+  });
+  const sinks = sinkCalls(code);
+  if (runners.size > 0) {
+    for (const m of code.matchAll(new RegExp(`(?<![\\w.])(?:${[...runners].join('|')})\\s*\\(`, 'g'))) sinks.push({ index: m.index, text: m[0], runner: true });
+    sinks.sort((a, b) => a.index - b.index);
+  }
   const hits: DetectorHit[] = [];
   const argsOf = callReader(code);
-  for (const m of sinkCalls(code)) {
+  for (const m of sinks) {
     const open = code.indexOf('(', m.index + m.text.length - 1);
     const args = argsOf(open);
-    const codeSink = /^(?:exec|eval|compile|execfile|getattr|builtins)/.test(m.text);
+    const codeSink = m.runner === true || /^(?:exec|eval|compile|execfile|getattr|builtins)/.test(m.text);
     // a reversed name straight into exec/eval (`exec(s[::-1])`) is reversed code whatever the name holds
     const reversed = codeSink && /\[\s*::\s*-1\s*\]/.test(args);
     // the names the arguments read (literals blanked, keyword names dropped)

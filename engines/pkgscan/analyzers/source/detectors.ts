@@ -1,7 +1,7 @@
 // Structural checks the YAML rules name by `detector:`: the table of detectors (JavaScript ones in detectors-js.ts,
 // Python and text ones in detectors-text.ts, npm hook ones here) and the cheap pre-checks before a detector runs.
 import type * as acorn from 'acorn';
-import { jsDetachedSpawn, jsDnsExfil, jsDynamicRequire, jsEnvSerialise, jsEvalDecoded, jsEvalFetched, jsHiddenBuiltinMember, SENSITIVE_MODULES } from './detectors-js.js';
+import { jsDetachedSpawn, jsDnsExfil, jsDynamicRequire, jsEnvSerialise, jsEvalDecoded, jsEvalFetched, jsExecDecoded, jsHiddenBuiltinMember, SENSITIVE_MODULES } from './detectors-js.js';
 import { chmodThenRun, fetchPipeRun, lookupOfData, normaliseDependency, pthExecutable, pyCmdclassInstall, pyExecDecoded, pyImportTimeInstall } from './detectors-text.js';
 import type { HookCommand } from './hooks.js';
 import type { DetectorName } from './rules.js';
@@ -36,6 +36,7 @@ function npmHook(runs: 'ordinary' | 'package_code' | 'shell'): (input: DetectorI
 export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorInput) => DetectorHit[]>> = {
   js_eval_decoded: jsEvalDecoded,
   js_eval_fetched: jsEvalFetched,
+  js_exec_decoded: jsExecDecoded,
   js_detached_spawn: jsDetachedSpawn,
   js_env_serialise: jsEnvSerialise,
   js_dynamic_require: jsDynamicRequire,
@@ -60,6 +61,7 @@ export const EVAL_SINK_HINT = /\beval\b|\bFunction\b|runIn(?:(?!runIn)\w)*Contex
 export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, RegExp>> = {
   js_eval_decoded: EVAL_SINK_HINT,
   js_eval_fetched: EVAL_SINK_HINT,
+  js_exec_decoded: /child_process/,
   js_detached_spawn: /\bdetached\b|\bwindowsHide\b/,
   js_env_serialise: /process(?:\.env|\s*\[\s*['"`]env)/,
   js_dynamic_require: /\brequire\s*\(/,

@@ -16,6 +16,7 @@ export const RULES_RELATIVE = path.join('pkgscan', 'rules');
 export const DETECTORS = [
   'js_eval_decoded',
   'js_eval_fetched',
+  'js_exec_decoded',
   'js_detached_spawn',
   'js_env_serialise',
   'js_dynamic_require',
