@@ -19,6 +19,8 @@ const PY_FETCH = /\burlopen\b|\b(?:requests|httpx)\.(?:get|post|request)\b/;
  * first is followed through the name it was assigned to.
  */
 const PY_DECODE = /\b(?:b64decode|b32decode|b16decode|b85decode|a85decode|decodebytes|decodestring|unhexlify|fromhex|decompress|Fernet|decrypt)\b|\bcodecs\.decode|['"]\s*\[\s*::\s*-1\s*\]|\b(?:marshal|pickle)\.loads\s*\(\s*[rbuRBU]{0,2}['"]|['"]rot[_-]?13['"]|\bmap\s*\(\s*chr\b|\bchr\s*\(\s*\w+\s*\)\s*for\b|\b(?:bytes|bytearray)\s*\(\s*\[\s*(?:0[xX][0-9a-fA-F]+|\d+)\s*,/;
+/** Unpickling calls: they run code from the data, so fetched data unpickled is fetched code. */
+const PY_UNPICKLE = /\b(?:pickle|cPickle|dill|marshal)\s*\.\s*loads?\s*\(/g;
 /** Loaders that turn decoded bytes into code or objects: a name assigned from one applied to a tainted name is tainted too. */
 const PY_LOADS = /\b(?:marshal|pickle)\.loads\s*\(/;
 /** String literals blanked: a word inside a literal (`'-decrypt'` of an openssl command line) is not a decoding call. */
@@ -148,11 +150,12 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
   assignments.forEach((m) => {
     if (m[1] && m[2] && runners.size < 50 && CODE_RUNNER.test(m[2].trim())) runners.add(m[1]);
   });
-  const sinks = sinkCalls(code);
-  if (runners.size > 0) {
+  const sinks: { index: number; text: string; runner?: boolean; loader?: boolean }[] = sinkCalls(code);
+  if (runners.size > 0)
     for (const m of code.matchAll(new RegExp(`(?<![\\w.])(?:${[...runners].join('|')})\\s*\\(`, 'g'))) sinks.push({ index: m.index, text: m[0], runner: true });
-    sinks.sort((a, b) => a.index - b.index);
-  }
+  // unpickling runs code too, but only fetched data counts: a decoded blob unpickled is how objects are stored
+  for (const m of code.matchAll(PY_UNPICKLE)) sinks.push({ index: m.index, text: m[0], loader: true });
+  sinks.sort((a, b) => a.index - b.index);
   const hits: DetectorHit[] = [];
   const argsOf = callReader(code);
   for (const m of sinks) {
@@ -163,8 +166,8 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
     const reversed = codeSink && /\[\s*::\s*-1\s*\]/.test(args);
     // the names the arguments read (literals blanked, keyword names dropped)
     const argNames = taint !== null || fetchTaint !== null ? blankLiterals(args).replace(/\b\w+\s*=(?!=)/g, '') : '';
-    const fetchedArg = codeSink && (PY_FETCH.test(args) || (fetchTaint !== null && fetchTaint.test(argNames)));
-    if (decode.test(args) || reversed || fetchedArg || (taint !== null && taint.test(argNames))) hits.push({ offset: m.index, text: code.slice(m.index, open) + args });
+    const fetchedArg = (codeSink || m.loader === true) && (PY_FETCH.test(args) || (fetchTaint !== null && fetchTaint.test(argNames)));
+    if (m.loader === true ? fetchedArg : decode.test(args) || reversed || fetchedArg || (taint !== null && taint.test(argNames))) hits.push({ offset: m.index, text: code.slice(m.index, open) + args });
     if (hits.length > 50) break;
   }
   return hits;
