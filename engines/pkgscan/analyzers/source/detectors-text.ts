@@ -83,8 +83,8 @@ const CODE_RUNNER = /^(?:(?:__builtins__|builtins)\s*\.\s*)?(?:exec|eval|compile
  * to the first `)` and a call after it), in one pass: heads that share a first `)` share its search (the expression
  * read from each of a run of `getattr(__builtins__ ` heads to the same `)`: over 30 s a megabyte).
  */
-export function sinkCalls(code: string): { index: number; text: string; runner?: boolean }[] {
-  const out: { index: number; text: string; runner?: boolean }[] = [];
+export function sinkCalls(code: string): { index: number; text: string }[] {
+  const out: { index: number; text: string }[] = [];
   const heads = SINK_HEADS;
   heads.lastIndex = 0;
   let close = -1;
