@@ -599,10 +599,10 @@ function namesRead(expr: string): string[] {
 }
 
 /**
- * Whether the text `start` (a lookup call), followed through the file's assignments (`defs`, three steps), holds what
- * `data` matches. `read` gives the names a step's texts read.
+ * Whether the text `start` (a call's argument), followed through the file's assignments (`defs`, three steps), holds
+ * what `data` matches. `read` gives the names a step's texts read.
  */
-function carriesData(start: string, defs: ReadonlyMap<string, readonly string[]>, data: RegExp, read: (texts: readonly string[]) => string[], budget: FlowBudget): boolean {
+function carriesData(start: string, defs: ReadonlyMap<string, readonly string[]>, data: { test(text: string): boolean }, read: (texts: readonly string[]) => string[], budget: FlowBudget): boolean {
   let flow = start;
   let names = read([start]);
   const seen = new Set<string>();
@@ -747,6 +747,79 @@ export function fetchPipeRun({ code, path: file, hook }: DetectorInput): Detecto
       }
       hits.push({ offset: m.index, text: m[0] });
     }
+  }
+  return hits;
+}
+
+/** A file that holds secrets, named in a read: credential stores, shell history, browser and wallet stores, `.env`. */
+const SECRET_FILE = /\.npmrc\b|\.pypirc\b|\.ssh[/\\]+id_\w+|\.aws[/\\]+credentials|\.git-credentials|\.docker[/\\]+config\.json|\.kube[/\\]+config|\.config[/\\]+(?:gcloud|solana)|\/etc\/(?:shadow|passwd)\b|\.(?:bash|zsh)_history|Login Data|Local State|wallet\.dat|exodus\.wallet|['"`/\\]\.env['"`]/;
+/** A call that reads a file's content. */
+const FILE_READ = /\bopen\s*\(|\breadFile(?:Sync)?\s*\(|\.read_(?:text|bytes)\s*\(/;
+/** A secret file's content: a read, and a secret file's name, in the flow followed back from what is sent. */
+const SECRET_READ = { test: (flow: string): boolean => FILE_READ.test(flow) && SECRET_FILE.test(flow) };
+/** Calls that send a request body: Python's HTTP clients and urllib, JavaScript's fetch and HTTP clients. */
+const BODY_SENDS = /(?<![\w$])(?:requests|httpx|session|client|axios|got|needle|superagent)\s*\.\s*(?:post|put|patch)\s*\(|(?<![\w$.])(?:fetch|Request)\s*\(/g;
+/** A keyword argument that is a request's body (`data=`, `json=`, `files=`, httpx's `content=`). */
+const BODY_KEYWORD = /^(?:data|json|files|content)\s*=(?!=)\s*/;
+/** An options object's body property (`body: x`). */
+const BODY_PROPERTY = /^['"]?body['"]?\s*:\s*/;
+/** A name whose `write`, `end` or `send` puts data on the wire: assigned a request or a socket. */
+const NET_OBJECT = /\bhttps?\s*\.\s*request\s*\(|\bnet\s*\.\s*(?:connect|createConnection)\s*\(|\btls\s*\.\s*connect\s*\(|\bnew\s+(?:net\s*\.\s*)?(?:Socket|WebSocket)\s*\(|\bsocket\s*\.\s*(?:socket|create_connection)\s*\(/;
+const WIRE_WRITES = /(?<![\w$])([A-Za-z_$][\w$]*)\s*\.\s*(?:write|end|send|sendall)\s*\(/g;
+/** `with open(...) as f` (the open call, at most 300 characters, and the name). */
+const WITH_OPEN = /\bwith\s+(open\s*\([^\n]{0,300}?\))\s+as\s+([A-Za-z_]\w*)/g;
+
+/**
+ * The content of a file that holds secrets (credential stores, shell history, browser and wallet stores, `.env`) sent
+ * in a request body, followed back through the file's assignments (three steps): `requests.post(u, data=h)` where
+ * `h = open(os.path.expanduser('~/.bash_history')).read()`, `fetch(u, {method: 'POST', body: k})` after
+ * `readFileSync(home + '/.config/solana/id.json')`, a request's or socket's `end(h)`. A client that reads a credential
+ * file to sign or authorise its own calls puts it in headers, which are not followed.
+ */
+export function sendsSecretFile({ code }: DetectorInput): DetectorHit[] {
+  // statements joined by `;` on one line (a one-line stealer) are read as lines of their own for their assignments
+  const defs = assignedTexts(code.includes(';') ? code.replace(/;/g, ';\n') : code);
+  // `with open(path) as f:` gives f the open call
+  for (const m of code.matchAll(WITH_OPEN)) {
+    if (m[1] === undefined || m[2] === undefined) continue;
+    const list = defs.get(m[2]);
+    if (list !== undefined) list.push(m[1]);
+    else defs.set(m[2], [m[1]]);
+  }
+  // a name assigned more than twice (a bundle's one-letter names, given something in every function) is not followed
+  for (const [name, texts] of defs) if (texts.length > 2) defs.delete(name);
+  const budget: FlowBudget = { left: FLOW_BUDGET };
+  const argsOf = callReader(code);
+  const read = (texts: readonly string[]): string[] => texts.flatMap(namesRead);
+  const hits: DetectorHit[] = [];
+  // what is sent: a body keyword's value, else the options object's `body`, else the second argument (a positional
+  // body); never the headers
+  const body = (args: string): string => {
+    const parts = topLevelArgs(args);
+    for (const p of parts) {
+      const k = BODY_KEYWORD.exec(p);
+      if (k !== null) return p.slice(k[0].length);
+    }
+    const second = parts[1] ?? '';
+    if (!second.startsWith('{') || !second.endsWith('}')) return second;
+    for (const p of topLevelArgs(`(${second.slice(1, -1)})`)) {
+      const k = BODY_PROPERTY.exec(p);
+      if (k !== null) return p.slice(k[0].length);
+    }
+    return /\bheaders\b/.test(second) ? '' : second;
+  };
+  for (const m of code.matchAll(BODY_SENDS)) {
+    if (hits.length >= 20) break;
+    const open = m.index + m[0].length - 1;
+    const sent = body(argsOf(open));
+    if (sent !== '' && carriesData(sent, defs, SECRET_READ, read, budget)) hits.push({ offset: m.index, text: `${m[0]}${sent.slice(0, 200)}` });
+  }
+  for (const m of code.matchAll(WIRE_WRITES)) {
+    if (hits.length >= 20) break;
+    const target = m[1] ?? '';
+    if (!(defs.get(target) ?? []).some((t) => NET_OBJECT.test(t))) continue;
+    const sent = argsOf(m.index + m[0].length - 1);
+    if (carriesData(sent, defs, SECRET_READ, read, budget)) hits.push({ offset: m.index, text: `${m[0]}${sent.slice(0, 200)}` });
   }
   return hits;
 }

@@ -29,6 +29,7 @@ export const DETECTORS = [
   'py_import_time_install',
   'lookup_of_data',
   'fetch_pipe_run',
+  'sends_secret_file',
   'npm_hook_ordinary',
   'npm_hook_code',
   'npm_hook_shell',
