@@ -751,8 +751,11 @@ export function fetchPipeRun({ code, path: file, hook }: DetectorInput): Detecto
   return hits;
 }
 
-/** A file that holds secrets, named in a read: credential stores, shell history, browser and wallet stores, `.env`. */
-const SECRET_FILE = /\.npmrc\b|\.pypirc\b|\.ssh[/\\]+id_\w+|\.aws[/\\]+credentials|\.git-credentials|\.docker[/\\]+config\.json|\.kube[/\\]+config|\.config[/\\]+(?:gcloud|solana)|\/etc\/(?:shadow|passwd)\b|\.(?:bash|zsh)_history|Login Data|Local State|wallet\.dat|exodus\.wallet|['"`/\\]\.env['"`]/;
+/**
+ * A file that holds secrets, named in a read: credential stores, shell history, browser and wallet stores, `.env`. Also
+ * sends_secret_file's pre-check: a file that names none cannot send one.
+ */
+export const SECRET_FILE = /\.npmrc\b|\.pypirc\b|\.ssh[/\\]+id_\w+|\.aws[/\\]+credentials|\.git-credentials|\.docker[/\\]+config\.json|\.kube[/\\]+config|\.config[/\\]+(?:gcloud|solana)|\/etc\/(?:shadow|passwd)\b|\.(?:bash|zsh)_history|Login Data|Local State|wallet\.dat|exodus\.wallet|['"`/\\]\.env['"`]/;
 /** A call that reads a file's content. */
 const FILE_READ = /\bopen\s*\(|\breadFile(?:Sync)?\s*\(|\.read_(?:text|bytes)\s*\(/;
 /** A secret file's content: a read, and a secret file's name, in the flow followed back from what is sent. */

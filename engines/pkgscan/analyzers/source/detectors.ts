@@ -2,7 +2,7 @@
 // Python and text ones in detectors-text.ts, npm hook ones here) and the cheap pre-checks before a detector runs.
 import type * as acorn from 'acorn';
 import { jsDetachedSpawn, jsDnsExfil, jsDynamicRequire, jsEnvSerialise, jsEvalDecoded, jsEvalFetched, jsExecDecoded, jsHiddenBuiltinMember, SENSITIVE_MODULES } from './detectors-js.js';
-import { chmodThenRun, fetchPipeRun, lookupOfData, normaliseDependency, pthExecutable, pyCmdclassInstall, pyExecDecoded, pyImportTimeInstall, sendsSecretFile } from './detectors-text.js';
+import { chmodThenRun, fetchPipeRun, lookupOfData, normaliseDependency, pthExecutable, pyCmdclassInstall, pyExecDecoded, pyImportTimeInstall, SECRET_FILE, sendsSecretFile } from './detectors-text.js';
 import type { HookCommand } from './hooks.js';
 import type { DetectorName } from './rules.js';
 
@@ -74,7 +74,7 @@ export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, RegExp>> = {
   chmod_then_run: /\bchmod/,
   py_import_time_install: /\bpip/,
   lookup_of_data: /\b(?:nslookup|dig|host|ping)\b|gethostbyname|getaddrinfo|[Rr]esolver/,
-  sends_secret_file: /\.npmrc|\.pypirc|\.ssh|\.aws|credentials|\.docker|\.kube|\.config|\/etc\/|_history|Login Data|Local State|wallet|\.env/,
+  sends_secret_file: SECRET_FILE,
   fetch_pipe_run: /\b(?:curl|wget|iwr|irm|iex|Invoke-WebRequest|Invoke-RestMethod|Invoke-Expression|WebClient)\b/i,
   npm_hook_ordinary: /./,
   npm_hook_code: /./,
