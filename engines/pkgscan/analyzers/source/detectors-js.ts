@@ -76,7 +76,7 @@ function taintedNames(code: string, ast: acorn.Node): Set<string> {
   return tainted;
 }
 
-const EVAL_SINK = /^(?:eval|Function|\w*\.(?:runInThisContext|runInNewContext|runInContext|compileFunction)|\w*\.eval|window\.eval|global\.eval|globalThis\.eval)$/;
+const EVAL_SINK = /^(?:eval|Function|\w*\.(?:runInThisContext|runInNewContext|runInContext|compileFunction|_compile)|\w*\.eval|window\.eval|global\.eval|globalThis\.eval)$/;
 
 /** Without a tree (a file too big or too deep to parse): eval/Function/vm with a decoder inside its first 300 characters. */
 const EVAL_DECODED_TEXT = /(?<![\w.$])(?:eval|Function|runInThisContext|runInNewContext)\s*\([^;\n]{0,300}?(?:\batob\s*\(|Buffer\.from\s*\([^)]{0,200}['"`](?:base64|hex)['"`]|String\.fromCharCode\s*\()/g;
@@ -231,7 +231,9 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
     const name = calleeName(node(n));
     const args = (node(n)['arguments'] as AnyNode[] | undefined) ?? [];
     const first = args[0];
-    const listener = /\.(?:on|once|addListener|addEventListener)$/.test(name) && first !== undefined && first.type === 'Literal' && JS_DATA_EVENT.test(src(code, first));
+    // a listener on the process itself (`process2` once a bundler renames it) hears its parent's IPC messages (a test
+    // runner's worker), not the network
+    const listener = /\.(?:on|once|addListener|addEventListener)$/.test(name) && !/^process\d*\./.test(name) && first !== undefined && first.type === 'Literal' && JS_DATA_EVENT.test(src(code, first));
     const callee = node(n)['callee'] as AnyNode;
     const thenOfFetch = /\.then$/.test(name) && callee.type === 'MemberExpression' && JS_NET_TEXT.test(src(code, callee['object'] as acorn.Node));
     if (!listener && !thenOfFetch && !JS_NET_CALLEE.test(name)) return;
@@ -268,12 +270,11 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
     if (n.type !== 'CallExpression' && n.type !== 'NewExpression') return;
     const name = calleeName(node(n));
     if (!EVAL_SINK.test(name) && !(n.type === 'NewExpression' && /^(?:Function|vm\.Script|Script)$/.test(name))) return;
+    // any argument: `Function`'s body comes last, `vm.runInThisContext(code, options)`'s and `_compile(code, name)`'s first
     const args = (node(n)['arguments'] as acorn.Node[] | undefined) ?? [];
-    const body = args[args.length - 1];
-    if (body === undefined) return;
     // a browser module loader that fetches only from the page's own origin and evaluates that (AMD/worker loaders):
     // the page's own scripts, not code from elsewhere
-    if (fromNetwork(body) && !SAME_ORIGIN.test(code.slice(Math.max(0, n.start - 1500), n.start))) hits.push({ offset: n.start, text: src(code, n) });
+    if (args.some(fromNetwork) && !SAME_ORIGIN.test(code.slice(Math.max(0, n.start - 1500), n.start))) hits.push({ offset: n.start, text: src(code, n) });
   });
   return hits;
 }

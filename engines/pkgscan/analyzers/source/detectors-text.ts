@@ -69,8 +69,8 @@ function anyName(names: ReadonlySet<string>): RegExp | null {
   return names.size > 0 ? new RegExp(`\\b(?:${[...names].join('|')})\\b`) : null;
 }
 
-/** The heads of calls that run code or a command; `getattr(__builtins__` is checked by `sinkCalls` for its `...)(`. */
-const SINK_HEADS = /(?<![\w.])(?:exec|eval|compile|execfile)\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.(?:call|run|Popen|check_output|check_call|getoutput)\s*\(|\bgetattr\s*\(\s*__builtins__|\bbuiltins\s*\.\s*(?:exec|eval)\s*\(/g;
+/** The heads of calls that run code or a command; `getattr(builtins` (or `__builtins__`) is checked by `sinkCalls` for its `...)(`: the name it looks up may be glued (`'ex' + 'ec'`). */
+const SINK_HEADS = /(?<![\w.])(?:exec|eval|compile|execfile)\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.(?:call|run|Popen|check_output|check_call|getoutput)\s*\(|\bgetattr\s*\(\s*(?:__builtins__|builtins\b)|\bbuiltins\s*\.\s*(?:exec|eval)\s*\(/g;
 const CALL_AFTER_CLOSE = /\s*\(/y;
 /**
  * An assigned value (trimmed) that is exec, eval or compile itself, not a call of it: the name, read from the builtins
@@ -755,7 +755,7 @@ export function fetchPipeRun({ code, path: file, hook }: DetectorInput): Detecto
  * A file that holds secrets, named in a read: credential stores, shell history, browser and wallet stores, `.env`. Also
  * sends_secret_file's pre-check: a file that names none cannot send one.
  */
-export const SECRET_FILE = /\.npmrc\b|\.pypirc\b|\.ssh[/\\]+id_\w+|\.aws[/\\]+credentials|\.git-credentials|\.docker[/\\]+config\.json|\.kube[/\\]+config|\.config[/\\]+(?:gcloud|solana)|\/etc\/(?:shadow|passwd)\b|\.(?:bash|zsh)_history|Login Data|Local State|wallet\.dat|exodus\.wallet|['"`/\\]\.env['"`]/;
+export const SECRET_FILE = /\.npmrc\b|\.pypirc\b|\.ssh[/\\]+id_\w+|\.aws[/\\]+credentials|\.git-credentials|\.docker[/\\]+config\.json|\.kube[/\\]+config|\.config[/\\]+(?:gcloud|solana)|\/etc\/(?:shadow|passwd)\b|\.(?:bash|zsh)_history|Login Data|Local State|wallet\.dat|exodus\.wallet|Local Extension Settings|[/\\]ssfn|loginusers\.vdf|Telegram Desktop|['"`/\\]\.env['"`]/;
 /** A call that reads a file's content. */
 const FILE_READ = /\bopen\s*\(|\breadFile(?:Sync)?\s*\(|\.read_(?:text|bytes)\s*\(/;
 /** A secret file's content: a read, and a secret file's name, in the flow followed back from what is sent. */
@@ -771,6 +771,8 @@ const NET_OBJECT = /\bhttps?\s*\.\s*request\s*\(|\bnet\s*\.\s*(?:connect|createC
 const WIRE_WRITES = /(?<![\w$])([A-Za-z_$][\w$]*)\s*\.\s*(?:write|end|send|sendall)\s*\(/g;
 /** `with open(...) as f` (the open call, at most 300 characters, and the name). */
 const WITH_OPEN = /\bwith\s+(open\s*\([^\n]{0,300}?\))\s+as\s+([A-Za-z_]\w*)/g;
+/** A loop's name and what it walks: Python's `for f in files:` (to the colon that ends the line), JavaScript's `for (const f of fs.readdirSync(d))` (up to the first `)`). */
+const LOOP_OVER = /^[ \t]*for[ \t]+([A-Za-z_]\w*)[ \t]+in[ \t]+(\S[^\n\r]{0,1999}):[ \t]*$|\bfor\s*\(\s*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s+of\s+([^\n)]{1,2000})/gm;
 
 /**
  * The content of a file that holds secrets (credential stores, shell history, browser and wallet stores, `.env`) sent
@@ -782,13 +784,15 @@ const WITH_OPEN = /\bwith\s+(open\s*\([^\n]{0,300}?\))\s+as\s+([A-Za-z_]\w*)/g;
 export function sendsSecretFile({ code }: DetectorInput): DetectorHit[] {
   // statements joined by `;` on one line (a one-line stealer) are read as lines of their own for their assignments
   const defs = assignedTexts(code.includes(';') ? code.replace(/;/g, ';\n') : code);
-  // `with open(path) as f:` gives f the open call
-  for (const m of code.matchAll(WITH_OPEN)) {
-    if (m[1] === undefined || m[2] === undefined) continue;
-    const list = defs.get(m[2]);
-    if (list !== undefined) list.push(m[1]);
-    else defs.set(m[2], [m[1]]);
-  }
+  const bind = (name: string | undefined, text: string | undefined): void => {
+    if (name === undefined || text === undefined) return;
+    const list = defs.get(name);
+    if (list !== undefined) list.push(text);
+    else defs.set(name, [text]);
+  };
+  // `with open(path) as f:` gives f the open call; a loop's name what it walks (`for f in glob(...)`)
+  for (const m of code.matchAll(WITH_OPEN)) bind(m[2], m[1]);
+  for (const m of code.matchAll(LOOP_OVER)) bind(m[1] ?? m[3], m[2] ?? m[4]);
   // a name assigned more than twice (a bundle's one-letter names, given something in every function) is not followed
   for (const [name, texts] of defs) if (texts.length > 2) defs.delete(name);
   const budget: FlowBudget = { left: FLOW_BUDGET };

@@ -56,7 +56,7 @@ export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorI
 };
 
 /** A code-running sink's name; `runIn...Context` stops at the next `runIn` (a later start reads on from there). */
-export const EVAL_SINK_HINT = /\beval\b|\bFunction\b|runIn(?:(?!runIn)\w)*Context|compileFunction|\bScript\b/;
+export const EVAL_SINK_HINT = /\beval\b|\bFunction\b|runIn(?:(?!runIn)\w)*Context|compileFunction|\b_compile\b|\bScript\b/;
 
 /** A cheap test on the raw text before a detector needs the parse: a file without it cannot give a hit. */
 export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, RegExp>> = {

@@ -5,6 +5,8 @@ run(base64.b64decode(blob).decode())
 x = getattr(builtins, 'exec')
 # ruleid: py_exec_decoded
 x(base64.b64decode(blob))
+# ruleid: py_exec_decoded
+getattr(builtins, 'ex' + 'ec')(base64.b64decode(blob))
 evaluate = eval
 # ok: py_exec_decoded
 evaluate(expression, namespace)
