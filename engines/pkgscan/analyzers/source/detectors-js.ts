@@ -25,10 +25,46 @@ function calleeName(n: AnyNode): string {
     const prop = callee['property'] as AnyNode;
     const obj = callee['object'] as AnyNode;
     const objName = obj.type === 'Identifier' ? String(obj['name']) : obj.type === 'MemberExpression' ? String((obj['property'] as AnyNode)['name'] ?? '') : '';
-    const propName = prop.type === 'Identifier' ? String(prop['name']) : prop.type === 'Literal' ? String(prop['value']) : '';
+    const propName = prop.type === 'Identifier' && callee['computed'] !== true ? String(prop['name']) : (staticText(prop) ?? '');
     return `${objName}.${propName}`;
   }
   return '';
+}
+
+/**
+ * The text an expression always stands for, when it is written from literals alone: a string, literals glued with `+`,
+ * a template without fields, `atob('...')` and `Buffer.from('...', 'base64' | 'hex').toString()` of one
+ * (`globalThis['ev' + 'al']`, `global[atob('ZXZhbA==')]`); null otherwise. At most 200 characters.
+ */
+function staticText(n: AnyNode, depth = 0): string | null {
+  if (depth > 20) return null;
+  if (n.type === 'Literal') return typeof n['value'] === 'string' || typeof n['value'] === 'number' ? String(n['value']).slice(0, 200) : null;
+  if (n.type === 'TemplateLiteral') {
+    const quasis = n['quasis'] as AnyNode[];
+    return (n['expressions'] as AnyNode[]).length === 0 && quasis.length === 1 ? String((quasis[0]!['value'] as { cooked?: string }).cooked ?? '') : null;
+  }
+  if (n.type === 'BinaryExpression' && n['operator'] === '+') {
+    const l = staticText(n['left'] as AnyNode, depth + 1);
+    const r = l === null ? null : staticText(n['right'] as AnyNode, depth + 1);
+    return l === null || r === null ? null : (l + r).slice(0, 200);
+  }
+  if (n.type !== 'CallExpression') return null;
+  const name = calleeName(n);
+  const args = (n['arguments'] as AnyNode[] | undefined) ?? [];
+  if (/^(?:window\.|globalThis\.|self\.)?atob$/.test(name) && args.length === 1) {
+    const t = staticText(args[0]!, depth + 1);
+    return t === null ? null : Buffer.from(t, 'base64').toString('latin1').slice(0, 200);
+  }
+  // Buffer.from('...', enc).toString(): the callee is the toString member of the Buffer.from call
+  const callee = n['callee'] as AnyNode;
+  if (name.endsWith('.toString') && callee.type === 'MemberExpression' && (callee['object'] as AnyNode).type === 'CallExpression') {
+    const inner = callee['object'] as AnyNode;
+    const innerArgs = (inner['arguments'] as AnyNode[] | undefined) ?? [];
+    const enc = innerArgs[1] === undefined ? null : staticText(innerArgs[1], depth + 1);
+    const t = innerArgs[0] === undefined ? null : staticText(innerArgs[0], depth + 1);
+    if (calleeName(inner) === 'Buffer.from' && t !== null && (enc === 'base64' || enc === 'hex')) return Buffer.from(t, enc).toString('latin1').slice(0, 200);
+  }
+  return null;
 }
 
 function identifiersIn(n: acorn.Node): string[] {

@@ -18,7 +18,7 @@ const PY_FETCH = /\burlopen\b|\b(?:requests|httpx)\.(?:get|post|request)\b/;
  * bytecode cache or a saved object (an import hook loading its .pyc), not an embedded payload; a blob that was decoded
  * first is followed through the name it was assigned to.
  */
-const PY_DECODE = /\b(?:b64decode|b32decode|b16decode|b85decode|a85decode|decodebytes|decodestring|unhexlify|fromhex|decompress|Fernet|decrypt)\b|\bcodecs\.decode|['"]\s*\[\s*::\s*-1\s*\]|\b(?:marshal|pickle)\.loads\s*\(\s*[rbuRBU]{0,2}['"]|['"]rot[_-]?13['"]|\bmap\s*\(\s*chr\b|\bchr\s*\(\s*\w+\s*\)\s*for\b|\b(?:bytes|bytearray)\s*\(\s*\[\s*(?:0[xX][0-9a-fA-F]+|\d+)\s*,/;
+const PY_DECODE = /\b(?:b64decode|b32decode|b16decode|b85decode|a85decode|decodebytes|decodestring|unhexlify|fromhex|decompress|Fernet|decrypt)\b|\bcodecs\.decode|['"]\s*\[\s*::\s*-1\s*\]|\b(?:marshal|pickle)\.loads\s*\(\s*[rbuRBU]{0,2}['"]|['"]rot[_-]?13['"]|\bmap\s*\(\s*chr\b|\bchr\s*\(\s*(?:ord\s*\(\s*\w+\s*\)|\w+)\s*(?:[-+^]\s*\w+\s*)?\)\s*for\b|\b(?:bytes|bytearray)\s*\(\s*\[\s*(?:0[xX][0-9a-fA-F]+|\d+)\s*,/;
 /** Unpickling calls: they run code from the data, so fetched data unpickled is fetched code. */
 const PY_UNPICKLE = /\b(?:pickle|cPickle|dill|marshal)\s*\.\s*loads?\s*\(/g;
 /** Loaders that turn decoded bytes into code or objects: a name assigned from one applied to a tainted name is tainted too. */
@@ -276,9 +276,13 @@ function targetWords(target: string, code: string): string[] {
   const bare = replaceQuoted(target, QUOTES, ' ');
   for (const m of bare.matchAll(/[A-Za-z_$][\w$]*/g)) {
     const id = m[0];
-    if (/^(?:os|fs|fsp|path|join|resolve|this|self|__dirname|process|cwd|tmpdir|homedir|expanduser|await|require|promises|sync|Sync)$/.test(id) || id.length < 2) continue;
+    if (/^(?:os|fs|fsp|path|join|resolve|this|self|__dirname|process|cwd|tmpdir|homedir|expanduser|await|require|promises|sync|Sync)$/.test(id)) continue;
+    const values = assignedValues(code, id);
+    // a one-letter name counts only when it is given a value once in the file (`p = os.path.join(...)`): a minified
+    // bundle gives its letters values in every function
+    if (id.length < 2 && values.length !== 1) continue;
     words.add(id);
-    for (const value of assignedValues(code, id)) {
+    for (const value of values) {
       for (const [s, e] of quotedSpans(value, QUOTES)) literal(value.slice(s + 1, e));
     }
   }
@@ -580,10 +584,10 @@ export function builtDomain(text: string): boolean {
 /** Names of the local network, service discovery and cluster DNS: looking up the host's own name there is ordinary. */
 const LOCAL_SUFFIX = /\.(?:local|localdomain|lan|internal|home\.arpa|localhost)\b/i;
 
-/** The text assigned to each name of the file (`name = ...`, `name += ...`, JS declarations), at most 2000 characters each. */
+/** The text assigned to each name of the file (`name = ...`, `name += ...`, JS declarations, and an item or property of it: `out[f] = ...`, also after a loop's or condition's head on the same line), at most 2000 characters each. */
 function assignedTexts(code: string): Map<string, string[]> {
   const defs = new Map<string, string[]>();
-  for (const m of code.matchAll(/^[ \t]*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?:\+?=)(?!=)\s*([^\n]{1,2000})/gm)) {
+  for (const m of code.matchAll(/^[ \t]*(?:(?:for|if|while)[ \t]*\([^\n\r]{0,300}?\)[ \t]*)?(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)(?:\[[^\]\n]{0,100}\]|\.[A-Za-z_$][\w$]*)?\s*(?:\+?=)(?!=)\s*([^\n]{1,2000})/gm)) {
     if (!m[1] || !m[2]) continue;
     const list = defs.get(m[1]);
     if (list !== undefined) list.push(m[2]);
@@ -755,7 +759,7 @@ export function fetchPipeRun({ code, path: file, hook }: DetectorInput): Detecto
  * A file that holds secrets, named in a read: credential stores, shell history, browser and wallet stores, `.env`. Also
  * sends_secret_file's pre-check: a file that names none cannot send one.
  */
-export const SECRET_FILE = /\.npmrc\b|\.pypirc\b|\.ssh[/\\]+id_\w+|\.aws[/\\]+credentials|\.git-credentials|\.docker[/\\]+config\.json|\.kube[/\\]+config|\.config[/\\]+(?:gcloud|solana)|\/etc\/(?:shadow|passwd)\b|\.(?:bash|zsh)_history|Login Data|Local State|wallet\.dat|exodus\.wallet|Local Extension Settings|[/\\]ssfn|loginusers\.vdf|Telegram Desktop|['"`/\\]\.env['"`]/;
+export const SECRET_FILE = /\.npmrc\b|\.pypirc\b|\.ssh[/\\]+id_\w+|\.aws[/\\]+credentials|\.git-credentials|\.docker[/\\]+config\.json|\.kube[/\\]+config|\.config[/\\]+(?:gcloud|solana)|\/etc\/(?:shadow|passwd)\b|\.(?:bash|zsh)_history|Login Data|Local State|wallet\.dat|exodus\.wallet|Local Extension Settings|[/\\]ssfn|loginusers\.vdf|Telegram Desktop|\bgh(?:[/\\]+|['"`]\s*,\s*['"`])hosts\.yml|\/proc\/(?:self|\d+)\/environ\b|['"`/\\]\.ssh['"`]|['"`/\\]\.env['"`]/;
 /** A call that reads a file's content. */
 const FILE_READ = /\bopen\s*\(|\breadFile(?:Sync)?\s*\(|\.read_(?:text|bytes)\s*\(/;
 /** A secret file's content: a read, and a secret file's name, in the flow followed back from what is sent. */
