@@ -759,13 +759,13 @@ export function fetchPipeRun({ code, path: file, hook }: DetectorInput): Detecto
  * A file that holds secrets, named in a read: credential stores, shell history, browser and wallet stores, `.env`. Also
  * sends_secret_file's pre-check: a file that names none cannot send one.
  */
-export const SECRET_FILE = /\.npmrc\b|\.pypirc\b|\.ssh[/\\]+id_\w+|\.aws[/\\]+credentials|\.git-credentials|\.docker[/\\]+config\.json|\.kube[/\\]+config|\.config[/\\]+(?:gcloud|solana)|\/etc\/(?:shadow|passwd)\b|\.(?:bash|zsh)_history|Login Data|Local State|wallet\.dat|exodus\.wallet|Local Extension Settings|[/\\]ssfn|loginusers\.vdf|Telegram Desktop|\bgh(?:[/\\]+|['"`]\s*,\s*['"`])hosts\.yml|\/proc\/(?:self|\d+)\/environ\b|['"`/\\]\.ssh['"`]|['"`/\\]\.env['"`]/;
+export const SECRET_FILE = /\.npmrc\b|\.pypirc\b|\.ssh[/\\]+id_\w+|\.aws[/\\]+credentials|\.git-credentials|\.docker[/\\]+config\.json|\.kube[/\\]+config|\.config[/\\]+(?:gcloud|solana)|\/etc\/(?:shadow|passwd)\b|\.(?:bash|zsh)_history|Login Data|Local State|wallet\.dat|exodus\.wallet|Local Extension Settings|[/\\]ssfn|loginusers\.vdf|Telegram Desktop|\bgh(?:[/\\]+|['"`]\s*,\s*['"`])hosts\.yml|\/proc\/(?:self|\d+)\/environ\b|['"`/\\]\.ssh['"`]|['"`/\\]\.netrc\b|Default(?:[/\\]+|['"`]\s*,\s*['"`])(?:History|Cookies|Web Data)\b|['"`/\\]\.env['"`]/;
 /** A call that reads a file's content. */
 const FILE_READ = /\bopen\s*\(|\breadFile(?:Sync)?\s*\(|\.read_(?:text|bytes)\s*\(/;
 /** A secret file's content: a read, and a secret file's name, in the flow followed back from what is sent. */
 const SECRET_READ = { test: (flow: string): boolean => FILE_READ.test(flow) && SECRET_FILE.test(flow) };
 /** Calls that send a request body: Python's HTTP clients and urllib, JavaScript's fetch and HTTP clients. */
-const BODY_SENDS = /(?<![\w$])(?:requests|httpx|session|client|axios|got|needle|superagent)\s*\.\s*(?:post|put|patch)\s*\(|(?<![\w$.])(?:fetch|Request)\s*\(/g;
+const BODY_SENDS = /(?<![\w$])(?:requests|httpx|session|client|sess|s|axios|got|needle|superagent)\s*\.\s*(?:post|put|patch)\s*\(|(?<![\w$.])(?:fetch|Request)\s*\(/g;
 /** A keyword argument that is a request's body (`data=`, `json=`, `files=`, httpx's `content=`). */
 const BODY_KEYWORD = /^(?:data|json|files|content)\s*=(?!=)\s*/;
 /** An options object's body property (`body: x`). */
