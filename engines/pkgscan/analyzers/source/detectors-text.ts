@@ -10,7 +10,7 @@ export function normaliseDependency(name: string): string {
 }
 
 
-const PY_FETCH = /\burlopen\b|\b(?:requests|httpx)\.(?:get|post|request)\b/;
+const PY_FETCH = /\burlopen\b|\b(?:requests|httpx)\.(?:get|post|request)\b|\b__import__\s*\(\s*['"](?:requests|httpx)['"]\s*\)\s*\.\s*(?:get|post|request)\b/;
 /**
  * Decoding that hides code: a decoder or decryptor call, a string literal reversed (`'...'[::-1]`; a list reversed and
  * joined is ordinary), text made from character codes (`''.join(map(chr, [...]))`, `chr(c) for c in ...`,

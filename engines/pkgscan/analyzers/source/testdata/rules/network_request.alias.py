@@ -1,0 +1,4 @@
+# ruleid: network_request
+import os, socket, requests as rq
+# ok: network_request
+import json
