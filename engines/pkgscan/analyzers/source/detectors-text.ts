@@ -588,12 +588,16 @@ const LOCAL_SUFFIX = /\.(?:local|localdomain|lan|internal|home\.arpa|localhost)\
 function assignedTexts(code: string): Map<string, string[]> {
   const defs = new Map<string, string[]>();
   for (const m of code.matchAll(/^[ \t]*(?:(?:for|if|while)[ \t]*\([^\n\r]{0,300}?\)[ \t]*)?(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)(?:\[[^\]\n]{0,100}\]|\.[A-Za-z_$][\w$]*)?\s*(?:\+?=)(?!=)\s*([^\n]{1,2000})/gm)) {
-    if (!m[1] || !m[2]) continue;
-    const list = defs.get(m[1]);
-    if (list !== undefined) list.push(m[2]);
-    else defs.set(m[1], [m[2]]);
+    if (m[1] && m[2]) bindText(defs, m[1], m[2]);
   }
   return defs;
+}
+
+/** Adds a text assigned to a name to the name's list in `defs`. */
+function bindText(defs: Map<string, string[]>, name: string, text: string): void {
+  const list = defs.get(name);
+  if (list !== undefined) list.push(text);
+  else defs.set(name, [text]);
 }
 
 /** The names a Python expression reads, those inside f-string braces included. */
@@ -788,15 +792,13 @@ const LOOP_OVER = /^[ \t]*for[ \t]+([A-Za-z_]\w*)[ \t]+in[ \t]+(\S[^\n\r]{0,1999
 export function sendsSecretFile({ code }: DetectorInput): DetectorHit[] {
   // statements joined by `;` on one line (a one-line stealer) are read as lines of their own for their assignments
   const defs = assignedTexts(code.includes(';') ? code.replace(/;/g, ';\n') : code);
-  const bind = (name: string | undefined, text: string | undefined): void => {
-    if (name === undefined || text === undefined) return;
-    const list = defs.get(name);
-    if (list !== undefined) list.push(text);
-    else defs.set(name, [text]);
-  };
   // `with open(path) as f:` gives f the open call; a loop's name what it walks (`for f in glob(...)`)
-  for (const m of code.matchAll(WITH_OPEN)) bind(m[2], m[1]);
-  for (const m of code.matchAll(LOOP_OVER)) bind(m[1] ?? m[3], m[2] ?? m[4]);
+  for (const m of code.matchAll(WITH_OPEN)) if (m[2] !== undefined && m[1] !== undefined) bindText(defs, m[2], m[1]);
+  for (const m of code.matchAll(LOOP_OVER)) {
+    const name = m[1] ?? m[3];
+    const walked = m[2] ?? m[4];
+    if (name !== undefined && walked !== undefined) bindText(defs, name, walked);
+  }
   // a name assigned more than twice (a bundle's one-letter names, given something in every function) is not followed
   for (const [name, texts] of defs) if (texts.length > 2) defs.delete(name);
   const budget: FlowBudget = { left: FLOW_BUDGET };
