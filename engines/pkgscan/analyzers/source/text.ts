@@ -71,9 +71,20 @@ export function readJs(text: string): JsSource {
   }
 }
 
-/** Python text with `#` comments blanked; strings (single, triple, prefixed) are understood so a `#` inside one is kept. */
-export function stripPythonComments(text: string): string {
-  const ranges: [number, number][] = [];
+/** A one-line string literal: its bounds (prefix included), quote, body and (Python) prefix lowercased. */
+export interface StringLiteral {
+  readonly start: number;
+  readonly end: number;
+  readonly quote: string;
+  readonly bodyStart: number;
+  readonly bodyEnd: number;
+  readonly prefix: string;
+}
+
+/** Python's comments and its one-line string literals (triple-quoted and unterminated ones are stepped over, not listed). */
+export function scanPython(text: string): { comments: [number, number][]; literals: StringLiteral[] } {
+  const comments: [number, number][] = [];
+  const literals: StringLiteral[] = [];
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -81,20 +92,29 @@ export function stripPythonComments(text: string): string {
     if (c === '#') {
       const e = text.indexOf('\n', i);
       const end = e === -1 ? n : e;
-      ranges.push([i, end]);
+      comments.push([i, end]);
       i = end;
     } else if (c === '"' || c === "'") {
-      const triple = text.startsWith(c.repeat(3), i);
-      const raw = /[rR]/.test(text.slice(Math.max(0, i - 2), i));
-      if (triple) {
+      if (text.startsWith(c.repeat(3), i)) {
         const e = text.indexOf(c.repeat(3), i + 3);
         i = e === -1 ? n : e + 3;
-      } else {
-        i++;
-        while (i < n && text[i] !== c && text[i] !== '\n') i += text[i] === '\\' && !raw ? 2 : text[i] === '\\' ? 2 : 1;
-        i++;
+        continue;
       }
+      let k = i + 1;
+      while (k < n && text[k] !== c && text[k] !== '\n') k += text[k] === '\\' ? 2 : 1;
+      if (k < n && text[k] === c) {
+        let p = i;
+        while (p > i - 2 && p > 0 && /[rRuUbBfF]/.test(text[p - 1]!)) p--;
+        if (p > 0 && /\w/.test(text[p - 1]!)) p = i;
+        literals.push({ start: p, end: k + 1, quote: c, bodyStart: i + 1, bodyEnd: k, prefix: text.slice(p, i).toLowerCase() });
+      }
+      i = k + 1;
     } else i++;
   }
-  return blank(text, ranges);
+  return { comments, literals };
+}
+
+/** Python text with `#` comments blanked; strings (single, triple, prefixed) are understood so a `#` inside one is kept. */
+export function stripPythonComments(text: string): string {
+  return blank(text, scanPython(text).comments);
 }

@@ -1,0 +1,170 @@
+// String literals glued with `+` (and Python's adjacent literals on one line) read as the one literal they make, so a
+// rule that looks for `child_process` or a webhook host sees `require('child_' + 'process')` too. The fold keeps the
+// text's length and its line breaks: every offset after a glued run, and every line number, stays true.
+import { MAX_PARSE_BYTES, scanPython, type StringLiteral as Literal } from './text.js';
+
+/** A run of literals that glue into one, from the first literal's start to the last one's end. */
+interface Run {
+  readonly parts: readonly Literal[];
+}
+
+const JS_PRECHECK = /['"]\s*\+\s*['"]/;
+const PY_PRECHECK = /['"](?:\s*\+\s*|[ \t]+|[ \t]*\\\r?\n\s*)[rRuUbB]{0,2}['"]/;
+
+/** The joined literal and its filler, as long as the run it replaces; null when the parts cannot be joined safely. */
+function joined(text: string, run: Run): string | null {
+  const parts = run.parts;
+  const first = parts[0]!;
+  const last = parts[parts.length - 1]!;
+  const bodies = parts.map((p) => text.slice(p.bodyStart, p.bodyEnd));
+  const sameQuote = parts.every((p) => p.quote === first.quote);
+  let quote = first.quote;
+  if (!sameQuote) {
+    // bodies written for different quotes join raw only without escapes and without the chosen quote inside
+    if (bodies.some((b) => b.includes('\\'))) return null;
+    quote = bodies.some((b) => b.includes("'")) ? '"' : "'";
+    if (bodies.some((b) => b.includes(quote))) return null;
+  }
+  const literal = `${first.prefix}${quote}${bodies.join('')}${quote}`;
+  const span = text.slice(first.start, last.end);
+  // line breaks between the parts move to the end of the filler, so the lines after the run keep their numbers
+  let breaks = 0;
+  for (let k = 1; k < parts.length; k++) {
+    const gap = text.slice(parts[k - 1]!.end, parts[k]!.start);
+    for (const ch of gap) if (ch === '\n' || ch === '\u2028' || ch === '\u2029') breaks++;
+  }
+  const fill = span.length - literal.length;
+  if (fill < breaks) return null;
+  return literal + ' '.repeat(fill - breaks) + '\n'.repeat(breaks);
+}
+
+/** The text with the runs written joined, and the spans they now take (start and end offsets). */
+export interface Folded {
+  readonly text: string;
+  readonly spans: readonly (readonly [number, number])[];
+}
+
+function apply(text: string, runs: readonly Run[]): Folded {
+  const out: string[] = [];
+  const spans: [number, number][] = [];
+  let at = 0;
+  for (const run of runs) {
+    const first = run.parts[0]!;
+    const last = run.parts[run.parts.length - 1]!;
+    const j = joined(text, run);
+    if (j === null) continue;
+    out.push(text.slice(at, first.start), j);
+    spans.push([first.start, last.end]);
+    at = last.end;
+  }
+  if (spans.length === 0) return { text, spans };
+  out.push(text.slice(at));
+  return { text: out.join(''), spans };
+}
+
+/**
+ * JavaScript's one-line string literals, by a scan that steps over comments and templates (a character loop: acorn's
+ * tokenizer cost a tenth of the whole scan). A quote inside a regular expression literal can misplace the literals of
+ * its line; the joined reading is a second one, so that costs at most a run read as written.
+ */
+function jsLiterals(text: string): Literal[] {
+  const out: Literal[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2f /* / */ && text.charCodeAt(i + 1) === 0x2f) {
+      const e = text.indexOf('\n', i);
+      i = e === -1 ? n : e;
+    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2a /* * */) {
+      const e = text.indexOf('*/', i + 2);
+      i = e === -1 ? n : e + 2;
+    } else if (c === 0x60 /* ` */) {
+      let k = i + 1;
+      while (k < n && text.charCodeAt(k) !== 0x60) k += text.charCodeAt(k) === 0x5c ? 2 : 1;
+      i = k + 1;
+    } else if (c === 0x27 || c === 0x22) {
+      let k = i + 1;
+      while (k < n && text.charCodeAt(k) !== c && text.charCodeAt(k) !== 0x0a) k += text.charCodeAt(k) === 0x5c ? 2 : 1;
+      if (k < n && text.charCodeAt(k) === c) out.push({ start: i, end: k + 1, quote: text[i]!, bodyStart: i + 1, bodyEnd: k, prefix: '' });
+      i = k + 1;
+    } else i++;
+  }
+  return out;
+}
+
+/** The text between two JavaScript literals that glues them: white space around one `+`. */
+function jsGlues(gap: string): boolean {
+  return /^\s*\+\s*$/.test(gap);
+}
+
+/** The last character before a run, and the first after it (white space skipped), when one binds tighter than `+`. */
+function tightNeighbour(text: string, start: number, end: number, language: 'javascript' | 'python'): boolean {
+  let b = start - 1;
+  while (b >= 0 && /\s/.test(text[b]!)) b--;
+  let a = end;
+  while (a < text.length && /\s/.test(text[a]!)) a++;
+  const before = b >= 0 ? text[b]! : '';
+  const after = a < text.length ? text[a]! : '';
+  if (language === 'python') return PY_TIGHT_BEFORE.has(before) || PY_TIGHT_AFTER.has(after);
+  if (JS_TIGHT_BEFORE.has(before) || /\b(?:typeof|void|delete)$/.test(text.slice(Math.max(0, b - 6), b + 1))) return true;
+  const comment = after === '/' && (text[a + 1] === '/' || text[a + 1] === '*');
+  return (JS_TIGHT_AFTER.has(after) && !comment) || (after === '?' && text[a + 1] === '.');
+}
+
+// Characters that bind tighter than `+` to the literal beside them: a run next to one is left as written.
+const JS_TIGHT_BEFORE = new Set(['*', '/', '%', '-', '~', '!', '.']);
+const JS_TIGHT_AFTER = new Set(['.', '[', '(', '*', '/', '%', '`']);
+const PY_TIGHT_BEFORE = new Set(['*', '/', '%', '@', '-', '~']);
+const PY_TIGHT_AFTER = new Set(['.', '[', '(', '*', '/', '%', '@']);
+const PY_PREFIX = /^(?:[rub]|br|rb)$/;
+
+/** The text between two Python literals that glues them: spaces, at most one `+`, bare line breaks only beside a `+` (in brackets). */
+function pyGlues(gap: string): boolean {
+  let plus = 0;
+  let bareBreak = false;
+  for (let k = 0; k < gap.length; k++) {
+    const ch = gap[k]!;
+    if (ch === ' ' || ch === '\t') continue;
+    if (ch === '+') plus++;
+    else if (ch === '\\' && (gap[k + 1] === '\n' || (gap[k + 1] === '\r' && gap[k + 2] === '\n'))) k += gap[k + 1] === '\r' ? 2 : 1;
+    else if (ch === '\n' || ch === '\r') bareBreak = true;
+    else return false;
+  }
+  return plus === 1 || (plus === 0 && !bareBreak);
+}
+
+/** The longest text between two glued literals (white space, a `+`, a line continuation). */
+const MAX_GAP = 256;
+
+/** Runs of two or more literals glued together, none beside an operator that binds tighter than `+`. */
+function runsOf(text: string, lits: readonly Literal[], language: 'javascript' | 'python'): Run[] {
+  const glues = language === 'javascript' ? jsGlues : pyGlues;
+  const runs: Run[] = [];
+  for (let i = 0; i < lits.length; i++) {
+    const parts: Literal[] = [lits[i]!];
+    let j = i;
+    while (j + 1 < lits.length && lits[j + 1]!.prefix === parts[0]!.prefix && lits[j + 1]!.start - lits[j]!.end <= MAX_GAP && glues(text.slice(lits[j]!.end, lits[j + 1]!.start))) {
+      parts.push(lits[j + 1]!);
+      j++;
+    }
+    if (parts.length > 1 && !tightNeighbour(text, parts[0]!.start, parts[parts.length - 1]!.end, language)) runs.push({ parts });
+    i = j;
+  }
+  return runs;
+}
+
+/** Python's raw, bytes and plain literals (u is plain); f-strings are left as written. */
+function pyLiterals(text: string): Literal[] {
+  return scanPython(text)
+    .literals.filter((l) => l.prefix === '' || PY_PREFIX.test(l.prefix))
+    .map((l) => (l.prefix === 'u' ? { ...l, prefix: '' } : l));
+}
+
+/** The text with every run of glued string literals written as one literal (same length, same lines), and where they are. */
+export function foldGluedLiterals(text: string, language: 'javascript' | 'python'): Folded {
+  const none: Folded = { text, spans: [] };
+  if (text.length > MAX_PARSE_BYTES) return none;
+  if (language === 'javascript') return JS_PRECHECK.test(text) ? apply(text, runsOf(text, jsLiterals(text), language)) : none;
+  return PY_PRECHECK.test(text) ? apply(text, runsOf(text, pyLiterals(text), language)) : none;
+}
