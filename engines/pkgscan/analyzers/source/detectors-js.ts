@@ -11,7 +11,7 @@ function node(n: acorn.Node): AnyNode {
   return n as unknown as AnyNode;
 }
 
-const JS_DECODE = /Buffer\.from\s*\([^)]{0,4000}?['"`](?:base64|hex|base64url)['"`]|\batob\s*\(|String\.fromCharCode\s*\(|\bunescape\s*\(|decodeURIComponent\s*\(\s*escape|base64[_-]?decode|\.toString\s*\(\s*['"`](?:utf-?8|ascii|binary|latin1)['"`]\s*\)\s*\.split\s*\(\s*['"`]['"`]\s*\)\s*\.reverse/i;
+const JS_DECODE = /Buffer\.from\s*\([^)]{0,4000}?['"`](?:base64|hex|base64url)['"`]|\batob\s*\(|String\.fromCharCode\s*(?:\.\s*(?:apply|call)\s*)?\(|\bunescape\s*\(|decodeURIComponent\s*\(\s*escape|base64[_-]?decode|\.toString\s*\(\s*['"`](?:utf-?8|ascii|binary|latin1)['"`]\s*\)\s*\.split\s*\(\s*['"`]['"`]\s*\)\s*\.reverse/i;
 
 function src(code: string, n: acorn.Node): string {
   return code.slice(n.start, Math.min(n.end, n.start + 20_000));

@@ -89,3 +89,24 @@ describe('where the joined runs are', () => {
     expect(foldGluedLiterals('q = 1\n', 'python').spans).toEqual([]);
   });
 });
+
+describe('lists of literals joined with a literal separator', () => {
+  it('reads Python sep.join([...]) and JavaScript [...].join(sep) as the text they make', () => {
+    expect(fold('_HOST = ".".join(["a3f9-82-14", "ngrok-free", "app"])\n', 'python')).toContain('_HOST = "a3f9-82-14.ngrok-free.app"');
+    expect(fold("h = ''.join(('ht', 'tps://', 'x.example'))\n", 'python')).toContain("h = 'https://x.example'");
+    expect(fold("const m = ['child', '_', 'process'].join('');\n", 'javascript')).toContain("const m = 'child_process'");
+    expect(fold("const u = [\n  'https:', '', 'x.example',\n].join('/');\nrun(u);\n", 'javascript')).toContain("const u = 'https://x.example'");
+  });
+
+  it('leaves joins of names, member lists and tight neighbours as written', () => {
+    for (const [text, lang] of [
+      ['h = ".".join(parts)\n', 'python'],
+      ['h = ".".join(["a", name])\n', 'python'],
+      ['h = ".".join(["a", "b"]).upper()\n', 'python'],
+      ["x = a['b', 'c'].join('')\n", 'javascript'],
+      ["x = ['a', b].join('')\n", 'javascript'],
+      ["x = ['a', 'b'].join(sep)\n", 'javascript'],
+    ] as const)
+      expect(fold(text, lang), text).toBe(text);
+  });
+});

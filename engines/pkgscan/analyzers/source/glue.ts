@@ -1,40 +1,47 @@
-// String literals glued with `+` (and Python's adjacent literals on one line) read as the one literal they make, so a
-// rule that looks for `child_process` or a webhook host sees `require('child_' + 'process')` too. The fold keeps the
+// String literals glued with `+` (and Python's adjacent literals on one line) or joined from a list with a literal
+// separator (`'.'.join(['a', 'b'])`, `['a', 'b'].join('')`) read as the one literal they make, so a rule that looks
+// for `child_process` or a webhook host sees `require('child_' + 'process')` too. The fold keeps the
 // text's length and its line breaks: every offset after a glued run, and every line number, stays true.
 import { MAX_PARSE_BYTES, scanPython, type StringLiteral as Literal } from './text.js';
 
-/** A run of literals that glue into one, from the first literal's start to the last one's end. */
+/** Literals that make one text: glued with `+`, or joined with a separator (`'.'.join([...])`, `[...].join('')`). */
 interface Run {
   readonly parts: readonly Literal[];
+  /** The join's separator literal; null for a glued run. */
+  readonly separator: Literal | null;
+  /** The text the run takes: the literals, or the whole join call. */
+  readonly start: number;
+  readonly end: number;
 }
 
-const JS_PRECHECK = /['"]\s*\+\s*['"]/;
-const PY_PRECHECK = /['"](?:\s*\+\s*|[ \t]+|[ \t]*\\\r?\n\s*)[rRuUbB]{0,2}['"]/;
+const JS_PRECHECK = /['"]\s*\+\s*['"]|\]\s*\.\s*join\s*\(\s*['"]/;
+const PY_PRECHECK = /['"](?:\s*\+\s*|[ \t]+|[ \t]*\\\r?\n\s*)[rRuUbB]{0,2}['"]|['"]\s*\.\s*join\s*\(\s*[[(]\s*[rRuUbB]{0,2}['"]/;
+
+function breaksIn(s: string): number {
+  let n = 0;
+  for (const ch of s) if (ch === '\n' || ch === '\u2028' || ch === '\u2029') n++;
+  return n;
+}
 
 /** The joined literal and its filler, as long as the run it replaces; null when the parts cannot be joined safely. */
 function joined(text: string, run: Run): string | null {
-  const parts = run.parts;
-  const first = parts[0]!;
-  const last = parts[parts.length - 1]!;
-  const bodies = parts.map((p) => text.slice(p.bodyStart, p.bodyEnd));
-  const sameQuote = parts.every((p) => p.quote === first.quote);
+  const all = run.separator === null ? run.parts : [...run.parts, run.separator];
+  const first = all[0]!;
+  const bodyOf = (p: Literal): string => text.slice(p.bodyStart, p.bodyEnd);
+  const bodies = all.map(bodyOf);
   let quote = first.quote;
-  if (!sameQuote) {
+  if (!all.every((p) => p.quote === first.quote)) {
     // bodies written for different quotes join raw only without escapes and without the chosen quote inside
     if (bodies.some((b) => b.includes('\\'))) return null;
     quote = bodies.some((b) => b.includes("'")) ? '"' : "'";
     if (bodies.some((b) => b.includes(quote))) return null;
   }
-  const literal = `${first.prefix}${quote}${bodies.join('')}${quote}`;
-  const span = text.slice(first.start, last.end);
-  // line breaks between the parts move to the end of the filler, so the lines after the run keep their numbers
-  let breaks = 0;
-  for (let k = 1; k < parts.length; k++) {
-    const gap = text.slice(parts[k - 1]!.end, parts[k]!.start);
-    for (const ch of gap) if (ch === '\n' || ch === '\u2028' || ch === '\u2029') breaks++;
-  }
+  const literal = `${first.prefix}${quote}${run.parts.map(bodyOf).join(run.separator === null ? '' : bodyOf(run.separator))}${quote}`;
+  const span = text.slice(run.start, run.end);
+  // line breaks outside the literals move to the end of the filler, so the lines after the run keep their numbers
+  const breaks = breaksIn(span) - breaksIn(literal);
   const fill = span.length - literal.length;
-  if (fill < breaks) return null;
+  if (breaks < 0 || fill < breaks) return null;
   return literal + ' '.repeat(fill - breaks) + '\n'.repeat(breaks);
 }
 
@@ -48,14 +55,13 @@ function apply(text: string, runs: readonly Run[]): Folded {
   const out: string[] = [];
   const spans: [number, number][] = [];
   let at = 0;
-  for (const run of runs) {
-    const first = run.parts[0]!;
-    const last = run.parts[run.parts.length - 1]!;
+  for (const run of [...runs].sort((a, b) => a.start - b.start)) {
+    if (run.start < at) continue;
     const j = joined(text, run);
     if (j === null) continue;
-    out.push(text.slice(at, first.start), j);
-    spans.push([first.start, last.end]);
-    at = last.end;
+    out.push(text.slice(at, run.start), j);
+    spans.push([run.start, run.end]);
+    at = run.end;
   }
   if (spans.length === 0) return { text, spans };
   out.push(text.slice(at));
@@ -148,10 +154,63 @@ function runsOf(text: string, lits: readonly Literal[], language: 'javascript' |
       parts.push(lits[j + 1]!);
       j++;
     }
-    if (parts.length > 1 && !tightNeighbour(text, parts[0]!.start, parts[parts.length - 1]!.end, language)) runs.push({ parts });
+    const start = parts[0]!.start;
+    const end = parts[parts.length - 1]!.end;
+    if (parts.length > 1 && !tightNeighbour(text, start, end, language)) runs.push({ parts, separator: null, start, end });
     i = j;
   }
   return runs;
+}
+
+const PY_JOIN_OPEN = /^\s*\.\s*join\s*\(\s*[[(]\s*/;
+const PY_JOIN_CLOSE = /^\s*(?:,\s*)?[\])]\s*\)/;
+const JS_JOIN_OPEN = /^\s*(?:,\s*)?\]\s*\.\s*join\s*\(\s*/;
+const JS_JOIN_CLOSE = /^\s*\)/;
+const COMMA = /^\s*,\s*$/;
+
+/** Literals listed with commas from lits[i], as long as each gap is a comma: the index of the last. */
+function listFrom(text: string, lits: readonly Literal[], i: number): number {
+  let j = i;
+  while (j + 1 < lits.length && lits[j + 1]!.prefix === lits[i]!.prefix && lits[j + 1]!.start - lits[j]!.end <= MAX_GAP && COMMA.test(text.slice(lits[j]!.end, lits[j + 1]!.start))) j++;
+  return j;
+}
+
+/** Lists of literals joined by a literal separator: Python's `sep.join([...])`, JavaScript's `[...].join(sep)`. */
+function joinRuns(text: string, lits: readonly Literal[], language: 'javascript' | 'python'): Run[] {
+  const runs: Run[] = [];
+  for (let i = 0; i < lits.length; i++) {
+    const lit = lits[i]!;
+    if (language === 'python') {
+      const open = PY_JOIN_OPEN.exec(text.slice(lit.end, lit.end + 40));
+      const first = lits[i + 1];
+      if (!open || !first || first.start !== lit.end + open[0].length || first.prefix !== lit.prefix) continue;
+      const j = listFrom(text, lits, i + 1);
+      const close = PY_JOIN_CLOSE.exec(text.slice(lits[j]!.end, lits[j]!.end + 40));
+      if (!close) continue;
+      const end = lits[j]!.end + close[0].length;
+      if (!tightNeighbour(text, lit.start, end, language)) runs.push({ parts: lits.slice(i + 1, j + 1), separator: lit, start: lit.start, end });
+      i = j;
+    } else {
+      const bracket = /\[\s*$/.exec(text.slice(Math.max(0, lit.start - 40), lit.start));
+      if (!bracket) continue;
+      const start = lit.start - bracket[0].length;
+      if (start > 0 && /[\w$)\]]/.test(text[start - 1]!)) continue;
+      const j = listFrom(text, lits, i);
+      const open = JS_JOIN_OPEN.exec(text.slice(lits[j]!.end, lits[j]!.end + 40));
+      const sep = lits[j + 1];
+      if (!open || !sep || sep.start !== lits[j]!.end + open[0].length) continue;
+      const close = JS_JOIN_CLOSE.exec(text.slice(sep.end, sep.end + 20));
+      if (!close) continue;
+      const end = sep.end + close[0].length;
+      if (!tightNeighbour(text, start, end, language)) runs.push({ parts: lits.slice(i, j + 1), separator: sep, start, end });
+      i = j + 1;
+    }
+  }
+  return runs;
+}
+
+function runsIn(text: string, lits: readonly Literal[], language: 'javascript' | 'python'): Run[] {
+  return [...runsOf(text, lits, language), ...joinRuns(text, lits, language)];
 }
 
 /** Python's raw, bytes and plain literals (u is plain); f-strings are left as written. */
@@ -165,6 +224,6 @@ function pyLiterals(text: string): Literal[] {
 export function foldGluedLiterals(text: string, language: 'javascript' | 'python'): Folded {
   const none: Folded = { text, spans: [] };
   if (text.length > MAX_PARSE_BYTES) return none;
-  if (language === 'javascript') return JS_PRECHECK.test(text) ? apply(text, runsOf(text, jsLiterals(text), language)) : none;
-  return PY_PRECHECK.test(text) ? apply(text, runsOf(text, pyLiterals(text), language)) : none;
+  if (language === 'javascript') return JS_PRECHECK.test(text) ? apply(text, runsIn(text, jsLiterals(text), language)) : none;
+  return PY_PRECHECK.test(text) ? apply(text, runsIn(text, pyLiterals(text), language)) : none;
 }

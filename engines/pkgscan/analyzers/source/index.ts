@@ -5,6 +5,7 @@ import { SEVERITY_RANK as RANK } from '../../vocabulary.js';
 import { buildChains, type ChainInput } from '../chains.js';
 import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
+import { decodedTexts } from './decoded.js';
 import { foldGluedLiterals } from './glue.js';
 import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
 import { installTimeFiles, npmHooks, type HookCommand } from './hooks.js';
@@ -29,7 +30,7 @@ interface Unit {
   readonly hook?: HookCommand;
   /** A test, example or documentation file: one severity lower, and no chains (GuardDog leaves tests out too). */
   readonly auxiliary: boolean;
-  /** Text decoded from a base64/hex literal of the file (`decoded` in the finding's title). */
+  /** Text hidden in a literal of the file, decoded (`decoded` in the finding's title). */
   readonly decoded?: boolean;
   /** Lines around glued string literals, joined (`glued:` before the match). */
   readonly glued?: boolean;
@@ -41,37 +42,10 @@ interface Unit {
 const AUXILIARY = /(?:^|\/)(?:tests?|testing|__tests__|spec|specs|examples?|docs?|benchmarks?|bench|fixtures?|dev)\/|(?:^|\/)(?:test_[^/]*|[^/]*_test|conftest)\.py$|\.(?:test|spec)\.[cm]?[jt]sx?$/i;
 const LOWER: Readonly<Record<Severity, Severity>> = { info: 'info', low: 'info', medium: 'low', high: 'medium', critical: 'high' };
 
-/** Literal strings that hold base64 or hex of readable text: decoded and read by the rules as part of their file. */
-const B64_LITERAL = /(['"`])([A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{24,}={0,2})\1/g;
-const HEX_LITERAL = /(['"`])((?:[0-9a-fA-F]{2}){12,})\1/g;
-const MAX_DECODED_PER_FILE = 200;
-
-function readable(s: string): boolean {
-  if (s.length < 8) return false;
-  let ok = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if ((c >= 32 && c < 127) || c === 9 || c === 10 || c === 13) ok++;
-  }
-  return ok / s.length > 0.95 && /[a-z]{3}/i.test(s) && /[\s/.:(]/.test(s);
-}
-
+/** The texts hidden in the file's literals (decoded.ts), each read by the rules as part of the file. */
 function decodedUnits(unit: Unit, code: string): Unit[] {
-  const out: Unit[] = [];
   const lines = new LineIndex(code);
-  const take = (re: RegExp, enc: 'base64' | 'hex'): void => {
-    for (const m of code.matchAll(re)) {
-      if (out.length >= MAX_DECODED_PER_FILE) return;
-      const body = m[2] ?? '';
-      if (body.length > 2_000_000) continue;
-      const text = Buffer.from(enc === 'base64' ? body.replace(/-/g, '+').replace(/_/g, '/') : body, enc).toString('latin1');
-      if (!readable(text)) continue;
-      out.push({ file: unit.file, language: unit.language, text, installTime: unit.installTime, lineBase: unit.lineBase + lines.lineOf(m.index), auxiliary: unit.auxiliary, decoded: true });
-    }
-  };
-  take(B64_LITERAL, 'base64');
-  take(HEX_LITERAL, 'hex');
-  return out;
+  return decodedTexts(code).map((d) => ({ file: unit.file, language: unit.language, text: d.text, installTime: unit.installTime, lineBase: unit.lineBase + lines.lineOf(d.offset), auxiliary: unit.auxiliary, decoded: true }));
 }
 
 interface RuleHit {

