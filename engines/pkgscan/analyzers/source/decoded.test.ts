@@ -43,3 +43,12 @@ describe('texts hidden in literals', () => {
     expect(readable('\u0000\u0001abc')).toBe(false);
   });
 });
+
+describe('hidden texts at scale', () => {
+  it('decodes a list of half a million character codes and scans a long line of backwards words without running out of stack or time', () => {
+    const big = `x = [${Array.from({ length: 500_000 }, (_, i) => (i % 4 === 3 ? 32 : 97 + (i % 4))).join(',')}, 46]`;
+    expect(texts(big)[0]?.length).toBe(500_001);
+    expect(texts(`"${' lruc'.repeat(200_000)}\n`)).toEqual([]);
+    expect(texts(`${'x'.repeat(500)}"${' //:ptth a'.repeat(100_000)}`)).toEqual([]);
+  });
+});

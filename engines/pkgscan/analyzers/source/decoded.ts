@@ -80,21 +80,23 @@ export function decodedTexts(code: string): DecodedText[] {
   take(ESCAPED_LITERAL, (m) => unescape(m[2] ?? ''));
   take(CHAR_CODES, (m) => {
     const codes = (m[0].match(/\d+/g) ?? []).map(Number);
-    return codes.every((c) => (c >= 32 && c < 127) || c === 9 || c === 10 || c === 13) ? String.fromCharCode(...codes) : null;
+    return codes.every((c) => (c >= 32 && c < 127) || c === 9 || c === 10 || c === 13) ? codes.map((c) => String.fromCharCode(c)).join('') : null;
   });
-  // literals written backwards: the one-line literal around each backwards word, turned round
+  // literals written backwards: the one-line literal around each backwards word (300 characters either side), turned round
   let after = 0;
   for (const m of code.matchAll(REVERSED_WORDS)) {
     if (out.length >= MAX_DECODED_PER_FILE || m.index < after) continue;
-    const lineStart = code.lastIndexOf('\n', m.index) + 1;
-    let open = m.index - 1;
-    while (open >= Math.max(lineStart, m.index - 300) && code[open] !== "'" && code[open] !== '"') open--;
-    if (open < lineStart || open < m.index - 300) continue;
-    const close = code.indexOf(code[open]!, m.index + m[0].length);
-    const eol = code.indexOf('\n', m.index);
-    if (close === -1 || close - m.index > 300 || (eol !== -1 && close > eol)) continue;
-    after = close + 1;
-    const text = reversed(code.slice(open + 1, close));
+    const from = Math.max(0, m.index - 300);
+    const before = code.slice(from, m.index);
+    const open = from + Math.max(before.lastIndexOf("'"), before.lastIndexOf('"'));
+    if (open < from || before.lastIndexOf('\n') > open - from) continue;
+    const end = m.index + m[0].length;
+    const rest = code.slice(end, end + 300);
+    const close = rest.indexOf(code[open]!);
+    const eol = rest.indexOf('\n');
+    if (close === -1 || (eol !== -1 && eol < close)) continue;
+    after = end + close + 1;
+    const text = reversed(code.slice(open + 1, end + close));
     if (readable(text)) out.push({ offset: open, text });
   }
   return out;
