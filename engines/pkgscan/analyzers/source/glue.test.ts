@@ -110,3 +110,13 @@ describe('lists of literals joined with a literal separator', () => {
       expect(fold(text, lang), text).toBe(text);
   });
 });
+
+describe('line numbers across a joined run', () => {
+  it('keeps the line feeds the line numbers count, and no more: a U+2028 between the parts is not made a line', () => {
+    const text = "a = 'x' +\u2028'y';\nb = 1;\n";
+    const out = fold(text, 'javascript');
+    expect(out).toContain("a = 'xy'");
+    expect(out.indexOf('b = 1')).toBe(text.indexOf('b = 1'));
+    expect(out.slice(0, out.indexOf('b = 1')).split('\n').length).toBe(2);
+  });
+});

@@ -17,9 +17,10 @@ interface Run {
 const JS_PRECHECK = /['"]\s*\+\s*['"]|\]\s*\.\s*join\s*\(\s*['"]/;
 const PY_PRECHECK = /['"](?:\s*\+\s*|[ \t]+|[ \t]*\\\r?\n\s*)[rRuUbB]{0,2}['"]|['"]\s*\.\s*join\s*\(\s*[[(]\s*[rRuUbB]{0,2}['"]/;
 
+/** Line feeds: the line breaks the rules' line numbers count (LineIndex). */
 function breaksIn(s: string): number {
   let n = 0;
-  for (const ch of s) if (ch === '\n' || ch === '\u2028' || ch === '\u2029') n++;
+  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
   return n;
 }
 
