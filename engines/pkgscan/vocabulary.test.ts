@@ -24,7 +24,7 @@ describe('pkgscan vocabulary', () => {
   });
 
   it('the category lists hold every finding category once', () => {
-    const every: Record<FindingCategory, true> = { install_time: true, code_execution: true, obfuscation: true, exfiltration: true, download_execute: true, reverse_shell: true, cryptominer: true, process_spawn: true, persistence: true, propagation: true, steganography: true, capability: true, metadata: true, archive: true, provenance: true, vulnerability: true, tool: true };
+    const every: Record<FindingCategory, true> = { install_time: true, code_execution: true, obfuscation: true, exfiltration: true, download_execute: true, reverse_shell: true, cryptominer: true, process_spawn: true, persistence: true, propagation: true, steganography: true, destruction: true, capability: true, metadata: true, archive: true, provenance: true, vulnerability: true, tool: true };
     expect([...FINDING_CATEGORIES].sort()).toEqual(Object.keys(every).sort());
     expect(new Set(FINDING_CATEGORIES).size).toBe(BEHAVIOUR_CATEGORIES.length + CONTEXT_CATEGORIES.length);
   });

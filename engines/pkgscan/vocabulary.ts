@@ -29,6 +29,7 @@ export const BEHAVIOUR_CATEGORIES = [
   'persistence',
   'propagation',
   'steganography',
+  'destruction',
   'capability',
 ] as const satisfies readonly FindingCategory[];
 
@@ -39,7 +40,7 @@ export const CONTEXT_CATEGORIES = ['metadata', 'archive', 'provenance', 'vulnera
 export const FINDING_CATEGORIES: readonly FindingCategory[] = [...BEHAVIOUR_CATEGORIES, ...CONTEXT_CATEGORIES];
 
 /** Behaviour categories that are malicious behaviour, not merely a capability (spawning a process, opening the network) or risky metadata. */
-export const MALICIOUS_CATEGORIES: ReadonlySet<FindingCategory> = new Set<FindingCategory>(['code_execution', 'exfiltration', 'download_execute', 'reverse_shell', 'cryptominer', 'persistence', 'propagation', 'steganography', 'obfuscation', 'install_time']);
+export const MALICIOUS_CATEGORIES: ReadonlySet<FindingCategory> = new Set<FindingCategory>(['code_execution', 'exfiltration', 'download_execute', 'reverse_shell', 'cryptominer', 'persistence', 'propagation', 'steganography', 'destruction', 'obfuscation', 'install_time']);
 
 /**
  * npm lifecycle scripts that run when a registry release is installed (`npm install name@version`).

@@ -178,6 +178,7 @@ export type FindingCategory =
   | 'persistence'
   | 'propagation'
   | 'steganography'
+  | 'destruction'
   | 'capability'
   | 'metadata'
   | 'archive'

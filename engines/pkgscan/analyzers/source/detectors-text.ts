@@ -264,6 +264,13 @@ const QUOTES = `'"\``;
 
 /** Names and paths a chmod target stands for: its identifiers, its string literals, and the literals those names are given in the file. */
 function targetWords(target: string, code: string): string[] {
+  // `path.join(binDir, 'tool')`: the file is its last part, a literal name; the folder it sits in (`binDir`, which an
+  // unpacking `tar -C binDir` also names) is not what runs
+  const join = /^\s*(?:[\w$]+\.)*(?:join|resolve)\s*\(/.exec(target);
+  if (join !== null) {
+    const last = topLevelArgs(target.slice(join[0].length - 1).trim()).at(-1) ?? '';
+    if (/^(['"])[^'"\\]{3,}\1$/.test(last)) return targetWords(last, code);
+  }
   const words = new Set<string>();
   const literal = (s: string): void => {
     const v = s.replace(/^~\//, '').trim();
@@ -695,7 +702,7 @@ const FETCH_PIPE = [
   /\b(?:iex|Invoke-Expression)\s*(?:\(\s*){0,2}(?:New-Object\s+(?:System\.)?Net\.WebClient|iwr|Invoke-WebRequest)/gi,
 ];
 const JS_FILE = /\.(?:[cm]?js|jsx|ts|tsx)$/i;
-const JS_RUN_CALL = /(?<![\w$])(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork|execa\w*|execaCommand\w*)\s*\(|\b(?:child_process|childProcess|cp|shell)\.\w+\s*\(/;
+const JS_RUN_CALL = /(?<![\w$])(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork|execa\w*|execaCommand\w*)\s*\(|\b(?:child_process|childProcess|cp|shell)\.\w+\s*\(|\[\s*['"`](?:exec|execSync|execFile|execFileSync|spawn|spawnSync)['"`]\s*\]\s*\(/;
 /** JS_RUN_CALL for matchAll (which works on its own copy, so one module-level pattern serves every call). */
 const JS_RUN_CALLS = new RegExp(JS_RUN_CALL.source, 'g');
 
@@ -734,6 +741,9 @@ export function assignedName(statement: string): string | undefined {
   return start < end ? statement.slice(start, end) : undefined;
 }
 
+/** The name a statement declares at its start (`const c = ...`). */
+const DECLARED_NAME = /^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=(?![=>])/;
+
 /**
  * A download piped into a shell. In a shell script, an install hook or Python the command line is the program; in
  * JavaScript it is a string, which runs only when it reaches a process call: on the statement that holds it, or
@@ -750,8 +760,9 @@ export function fetchPipeRun({ code, path: file, hook }: DetectorInput): Detecto
         const before = code.slice(Math.max(0, m.index - 2000), m.index);
         const cut = Math.max(before.lastIndexOf(';'), before.lastIndexOf('{'), before.lastIndexOf('}'));
         const statement = before.slice(cut + 1);
-        const assigned = assignedName(statement);
-        if (!JS_RUN_CALL.test(statement) && (assigned === undefined || !(runNames ??= runCallNames(code)).has(assigned))) continue;
+        // the name at its last `=` or `:`, or the one it declares (`const c = win ? 'iwr … | iex' : 'curl … | sh'`)
+        const assigned = [assignedName(statement), DECLARED_NAME.exec(statement)?.[1]].filter((n) => n !== undefined);
+        if (!JS_RUN_CALL.test(statement) && !assigned.some((n) => (runNames ??= runCallNames(code)).has(n))) continue;
       }
       hits.push({ offset: m.index, text: m[0] });
     }

@@ -37,8 +37,23 @@ describe('glued string literals read as one', () => {
     expect(fold(`x = 'a' + "b";`, 'javascript')).toContain(`'ab'`);
     expect(fold(`x = 'say "' + "it's";`, 'javascript')).toBe(`x = 'say "' + "it's";`);
     expect(fold(`x = 'a\\n' + "b";`, 'javascript')).toBe(`x = 'a\\n' + "b";`);
-    // one quote throughout: escapes keep their meaning
-    expect(fold(`x = '\\x63hild_' + 'process';`, 'javascript')).toContain(`'\\x63hild_process'`);
+    // one quote throughout: escapes keep their meaning, and those of printable characters are written plain
+    expect(fold(`x = '\\x63hild_' + 'process';`, 'javascript')).toContain(`'child_process'`);
+    expect(fold(`x = '\\n' + 'b';`, 'javascript')).toContain(`'\\nb'`);
+  });
+
+  it('writes escapes of printable characters plain, in a literal of its own too, keeping lengths', () => {
+    const text = "const cp = require('\\x63hild_\\u0070rocess');\ncp['\\x65xec'](c);\nconst q = '\\x27' + '\\\\x41';\n";
+    const out = fold(text, 'javascript');
+    expect(out).toContain("require('child_process'");
+    expect(out).toContain("cp['exec'");
+    expect(out.length).toBe(text.length);
+    expect(out.split('\n').length).toBe(text.split('\n').length);
+    // a quote, and an escape after an escaped backslash, stay as written
+    expect(out).toContain("'\\x27\\\\x41'");
+    // Python: raw literals as written, others plain; u{...} only in JavaScript
+    expect(fold("os.system('\\x63url x')\ny = r'\\x63'\n", 'python')).toBe("os.system('curl x'   )\ny = r'\\x63'\n");
+    expect(fold("s = '\\u{63}url';", 'javascript')).toContain("'curl'");
   });
 
   it('joins Python literals glued with +, side by side on a line, over a backslash or inside brackets', () => {

@@ -1,7 +1,8 @@
 // String literals glued with `+` (and Python's adjacent literals on one line) or joined from a list with a literal
 // separator (`'.'.join(['a', 'b'])`, `['a', 'b'].join('')`) read as the one literal they make, so a rule that looks
 // for `child_process` or a webhook host sees `require('child_' + 'process')` too. The fold keeps the
-// text's length and its line breaks: every offset after a glued run, and every line number, stays true.
+// text's length and its line breaks: every offset after a glued run, and every line number, stays true. Escapes of
+// printable characters are written as the characters (`'\x63hild_' + '\x70rocess'`, or one literal `'\x65val'`).
 import { MAX_PARSE_BYTES, scanPython, type StringLiteral as Literal } from './text.js';
 
 /** Literals that make one text: glued with `+`, or joined with a separator (`'.'.join([...])`, `[...].join('')`). */
@@ -14,8 +15,23 @@ interface Run {
   readonly end: number;
 }
 
-const JS_PRECHECK = /['"]\s*\+\s*['"]|\]\s*\.\s*join\s*\(\s*['"]/;
-const PY_PRECHECK = /['"](?:\s*\+\s*|[ \t]+|[ \t]*\\\r?\n\s*)[rRuUbB]{0,2}['"]|['"]\s*\.\s*join\s*\(\s*[[(]\s*[rRuUbB]{0,2}['"]/;
+/** `\x63`, `\u0063`, `\u{63}`: an escape of a printable ASCII character other than a quote or the backslash. */
+const PRINTABLE_ESCAPE = /\\(?:x([2-7][0-9a-fA-F])|u00([2-7][0-9a-fA-F])|u\{0{0,4}([2-7][0-9a-fA-F])\})/g;
+const NOT_UNESCAPED = new Set(['"', "'", '\\', '`']);
+const JS_PRECHECK = /['"]\s*\+\s*['"]|\]\s*\.\s*join\s*\(\s*['"]|\\(?:x|u00|u\{)[2-7]/;
+const PY_PRECHECK = /['"](?:\s*\+\s*|[ \t]+|[ \t]*\\\r?\n\s*)[rRuUbB]{0,2}['"]|['"]\s*\.\s*join\s*\(\s*[[(]\s*[rRuUbB]{0,2}['"]|\\(?:x|u00)[2-7]/;
+
+/** A literal's body with its escapes of printable characters written as the characters (a raw literal as written). */
+function plainEscapes(body: string, prefix: string): string {
+  if (/r/i.test(prefix) || !body.includes('\\')) return body;
+  return body.replace(PRINTABLE_ESCAPE, (m, x: string | undefined, u: string | undefined, b: string | undefined, at: number) => {
+    // an escaped backslash before it (`\\x41`) makes it text
+    let slashes = 0;
+    for (let k = at - 1; k >= 0 && body[k] === '\\'; k--) slashes++;
+    const c = String.fromCharCode(parseInt(x ?? u ?? b ?? '0', 16));
+    return slashes % 2 === 0 && !NOT_UNESCAPED.has(c) ? c : m;
+  });
+}
 
 /** Line feeds: the line breaks the rules' line numbers count (LineIndex). */
 function breaksIn(s: string): number {
@@ -28,7 +44,7 @@ function breaksIn(s: string): number {
 function joined(text: string, run: Run): string | null {
   const all = run.separator === null ? run.parts : [...run.parts, run.separator];
   const first = all[0]!;
-  const bodyOf = (p: Literal): string => text.slice(p.bodyStart, p.bodyEnd);
+  const bodyOf = (p: Literal): string => plainEscapes(text.slice(p.bodyStart, p.bodyEnd), p.prefix);
   const bodies = all.map(bodyOf);
   let quote = first.quote;
   if (!all.every((p) => p.quote === first.quote)) {
@@ -210,8 +226,19 @@ function joinRuns(text: string, lits: readonly Literal[], language: 'javascript'
   return runs;
 }
 
+/** Single literals holding an escape of a printable character (`'\x63hild_process'`): written plain too. */
+function escapedRuns(text: string, lits: readonly Literal[]): Run[] {
+  const runs: Run[] = [];
+  for (const lit of lits) {
+    const body = text.slice(lit.bodyStart, lit.bodyEnd);
+    if (body.includes('\\') && plainEscapes(body, lit.prefix) !== body) runs.push({ parts: [lit], separator: null, start: lit.start, end: lit.end });
+  }
+  return runs;
+}
+
 function runsIn(text: string, lits: readonly Literal[], language: 'javascript' | 'python'): Run[] {
-  return [...runsOf(text, lits, language), ...joinRuns(text, lits, language)];
+  // (a literal of a glued or joined run is written plain with its run: those come first, and overlapping runs after them are skipped)
+  return [...runsOf(text, lits, language), ...joinRuns(text, lits, language), ...escapedRuns(text, lits)];
 }
 
 /** Python's raw, bytes and plain literals (u is plain); f-strings are left as written. */

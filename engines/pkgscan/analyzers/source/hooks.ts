@@ -2,6 +2,7 @@
 import path from 'node:path/posix';
 import type { PackageRelease, ReleaseFile } from '../../package/types.js';
 import { INSTALL_HOOKS } from '../../vocabulary.js';
+import { LineIndex } from '../../../core/manifests/context.js';
 
 /** Commands that build or set up a package the ordinary way (native addons, git hooks, patches, funding notices). */
 // Each pattern reads a command one way only (an option is `-` and option characters; no alternative spells what two
@@ -32,6 +33,8 @@ export interface HookCommand {
   readonly inline: readonly string[];
   /** Some part is neither an ordinary step nor `node FILE` / `node -e` (a shell command of its own). */
   readonly shell: boolean;
+  /** The file the command is written in: package.json, or a gyp file of the native build. */
+  readonly file: string;
 }
 
 function dequote(s: string): string {
@@ -55,53 +58,193 @@ function packageMain(release: PackageRelease): string {
   return 'index.js';
 }
 
-/** The install hooks of an npm release, each split into what it runs. */
+/** Steps a native build's own commands (binding.gyp's command expansions and actions) take the ordinary way: compiler
+ * and library queries, Node code that loads no package file, and the package's own generator scripts run by an
+ * interpreter (those files and that code are read as install-time code). */
+// (library and system queries and the text tools their output goes through: `pkg-config cairo --cflags-only-I | sed
+// s/-I//g`, `ldd --version 2>&1 | head -n1 | grep musl`, `krb5-config gssapi --libs`)
+const GYP_ORDINARY = /^(?:pkg-config|[\w.+-]+[-_]config|uname|xcrun|xcode-select|getconf|nproc|ldd|sysctl|lsb_release|arch|which|command\s+-v|brew\s+--prefix|sed|grep|egrep|head|tail|wc|tr|cut|sort|uniq|ls|cat|dirname|basename|test|\[)(?:\s|$)/;
+/** Inline Node code that loads no package file (`node -p "require('node-addon-api').include"`, `node -p "process.versions.node"`): its code is still read as install-time code. */
+const PACKAGE_FILE_REQUIRE = /\brequire\s*\(\s*\\?['"`]\.{1,2}(?:\/|\\?['"`])/;
+
+interface HookContext {
+  readonly release: PackageRelease;
+  readonly files: ReadonlyMap<string, ReleaseFile>;
+  /** The command is one of binding.gyp's (run by node-gyp at install), not a package.json script. */
+  readonly gyp: boolean;
+}
+
+/**
+ * The parts of a shell command line, split on `&&`, `||`, `;`, `|` and `&` outside quotes (the code of
+ * `node -e "a(); b()"` is one part; `2>&1` is not split), each trimmed. An unclosed quote runs to the end, as the shell would refuse it.
+ */
+export function commandParts(command: string): string[] {
+  const parts: string[] = [];
+  let quote = '';
+  let start = 0;
+  for (let i = 0; i < command.length; i++) {
+    const c = command.charAt(i);
+    if (quote !== '') {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = '';
+    } else if (c === '\\') i++;
+    else if (c === '"' || c === "'") quote = c;
+    // `2>&1` and `&>` are redirections, not operators
+    else if (c === '&' && (command.charAt(i - 1) === '>' || command.charAt(i + 1) === '>')) continue;
+    else if (c === ';' || c === '|' || c === '&') {
+      parts.push(command.slice(start, i));
+      if ((c === '|' || c === '&') && command.charAt(i + 1) === c) i++;
+      start = i + 1;
+    }
+  }
+  parts.push(command.slice(start));
+  return parts.map((p) => p.trim()).filter((p) => p !== '');
+}
+
+/** One install-time command split into what it runs. */
+function hookCommand(hook: string, command: string, line: number | null, { release, files, gyp }: HookContext, file: string): HookCommand {
+  const parts = commandParts(command);
+  const targets: string[] = [];
+  const inline: string[] = [];
+  let ordinary = parts.length > 0;
+  let shell = false;
+  for (const part of parts) {
+    const inl = /^node\s+(?:-e|--eval|-p)\s+([\s\S]+)$/.exec(part);
+    if (inl?.[1]) {
+      const code = dequote(inl[1].trim());
+      inline.push(code);
+      // `node -e "require('./postinstall')"` runs that file at install
+      // (`require('./')` and `require('.')` load the package's main)
+      for (const m of code.matchAll(/\brequire\s*\(\s*\\?['"`](\.{1,2}(?:\/[^'"`\\]*)?)\\?['"`]\s*\)/g)) {
+        const spec = m[1];
+        const t = spec === undefined ? null : spec === '.' || spec === './' ? resolveIn(files, '', packageMain(release)) : resolveIn(files, '', spec);
+        if (t !== null) targets.push(t);
+      }
+      if (!(gyp && !PACKAGE_FILE_REQUIRE.test(code))) ordinary = false;
+      continue;
+    }
+    const node = /^(?:node|nodejs|forever\s+start|pm2\s+start|start\s+\/b\s+node)\s+(?:-[\w-]+\s+)*([^\s]+)/i.exec(part);
+    if (node?.[1]) {
+      const spec = dequote(node[1]);
+      const target = spec === '.' || spec === './' ? resolveIn(files, '', packageMain(release)) : resolveIn(files, '', spec);
+      if (target !== null) targets.push(target);
+      // `node install.js` of a native-addon build (a binding.gyp beside it) is the ordinary addon build
+      if (!files.has('binding.gyp')) ordinary = false;
+      continue;
+    }
+    const script = gyp ? /^python[\d.]*\s+(?:-[\w-]+\s+)*([\w./-]+\.py)\b/.exec(part) : null;
+    if (script?.[1] !== undefined) {
+      // a generator script of the package (its code is read as install-time code); a script the package lacks is the build's own
+      const target = resolveIn(files, path.dirname(file), dequote(script[1]));
+      if (target !== null) targets.push(target);
+      continue;
+    }
+    if (!ORDINARY.some((re) => re.test(part)) && !(gyp && GYP_ORDINARY.test(part))) {
+      ordinary = false;
+      shell = true;
+    }
+  }
+  return { hook, command, line, ordinary, targets, inline, shell, file };
+}
+
+/** The install hooks of an npm release, each split into what it runs; binding.gyp's commands too, since npm builds it at install. */
 export function npmHooks(release: PackageRelease): HookCommand[] {
   const files = new Map(release.files.map((f) => [f.path, f]));
-  const pjText = (() => {
-    const pj = files.get('package.json');
-    return pj?.data ? Buffer.from(pj.data).toString('utf8') : '';
-  })();
+  const textOf = (p: string): string => {
+    const f = files.get(p);
+    return f?.data && f.data.length <= MAX_GYP_BYTES ? Buffer.from(f.data).toString('utf8') : '';
+  };
+  const pjText = textOf('package.json');
   const out: HookCommand[] = [];
   for (const hook of INSTALL_HOOKS) {
     const command = release.metadata.scripts[hook];
     if (command === undefined || command.trim() === '') continue;
     const at = pjText.search(new RegExp(`"${hook}"\\s*:`));
     const line = at === -1 ? null : pjText.slice(0, at).split('\n').length;
-    // Split on the operators and trim each part (a `\s*` on both sides of the split pattern is quadratic on long runs of spaces).
-    const parts = command.split(/&&|\|\||;|\||&/).map((p) => p.trim()).filter((p) => p !== '');
-    const targets: string[] = [];
-    const inline: string[] = [];
-    let ordinary = parts.length > 0;
-    let shell = false;
-    for (const part of parts) {
-      const inl = /^node\s+(?:-e|--eval|-p)\s+([\s\S]+)$/.exec(part);
-      if (inl?.[1]) {
-        const code = dequote(inl[1].trim());
-        inline.push(code);
-        // `node -e "require('./postinstall')"` runs that file at install
-        for (const m of code.matchAll(/\brequire\s*\(\s*\\?['"`](\.{1,2}\/[^'"`\\]+)\\?['"`]\s*\)/g)) {
-          const t = m[1] === undefined ? null : resolveIn(files, '', m[1]);
-          if (t !== null) targets.push(t);
-        }
-        ordinary = false;
-        continue;
-      }
-      const node = /^(?:node|nodejs|forever\s+start|pm2\s+start|start\s+\/b\s+node)\s+(?:-[\w-]+\s+)*([^\s]+)/i.exec(part);
-      if (node?.[1]) {
-        const spec = dequote(node[1]);
-        const target = spec === '.' || spec === './' ? resolveIn(files, '', packageMain(release)) : resolveIn(files, '', spec);
-        if (target !== null) targets.push(target);
-        // `node install.js` of a native-addon build (a binding.gyp beside it) is the ordinary addon build
-        if (!files.has('binding.gyp')) ordinary = false;
-        continue;
-      }
-      if (!ORDINARY.some((re) => re.test(part))) {
-        ordinary = false;
-        shell = true;
-      }
+    out.push(hookCommand(hook, command, line, { release, files, gyp: false }, 'package.json'));
+  }
+  // npm runs `node-gyp rebuild` for a package with a binding.gyp and no install script of its own, and a declared
+  // `node-gyp rebuild` runs the same file: its command expansions and actions run at install either way
+  const gypFiles = ['binding.gyp'];
+  for (let i = 0; i < gypFiles.length && i < 10; i++) {
+    const file = gypFiles[i] ?? '';
+    const text = textOf(file);
+    if (text === '') continue;
+    for (const inc of gypIncludes(text)) {
+      const r = resolveIn(files, path.dirname(file), inc);
+      if (r !== null && !gypFiles.includes(r)) gypFiles.push(r);
     }
-    out.push({ hook, command, line, ordinary, targets, inline, shell });
+    for (const c of gypCommands(text)) out.push(hookCommand(file, c.command, c.line, { release, files, gyp: true }, file));
+  }
+  return out;
+}
+
+/** Largest package.json or gyp file read for commands. */
+const MAX_GYP_BYTES = 1024 * 1024;
+/** Most commands read from one gyp file. */
+const MAX_GYP_COMMANDS = 100;
+
+/** The string literals of a gyp file (a Python literal: single or double quotes, `#` comments), each with its offset. */
+function gypStrings(text: string): { value: string; offset: number }[] {
+  const out: { value: string; offset: number }[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charAt(i);
+    if (c === '#') {
+      const eol = text.indexOf('\n', i);
+      i = eol < 0 ? text.length : eol;
+    } else if (c === '"' || c === "'") {
+      let value = '';
+      let j = i + 1;
+      for (; j < text.length && text.charAt(j) !== c && text.charAt(j) !== '\n'; j++) {
+        if (text.charAt(j) === '\\' && j + 1 < text.length) j++;
+        value += text.charAt(j);
+      }
+      out.push({ value, offset: i });
+      i = j;
+    }
+  }
+  return out;
+}
+
+/** The files a gyp file includes (`'includes': ['common.gypi']`). */
+function gypIncludes(text: string): string[] {
+  const at = text.search(/['"]includes['"]\s*:\s*\[/);
+  if (at < 0) return [];
+  const end = text.indexOf(']', at);
+  return gypStrings(text.slice(at, end < 0 ? text.length : end)).slice(1).map((s) => s.value).filter((v) => /\.gypi?$/.test(v)).slice(0, 10);
+}
+
+/** What a gyp file runs: command expansions (`<!(cmd)`, `<!@(cmd)`, their `>` and `^` forms, a list form joined) and `action` lists (joined). */
+export function gypCommands(text: string): { command: string; line: number }[] {
+  const index = new LineIndex(text);
+  const strings = gypStrings(text);
+  const out: { command: string; line: number }[] = [];
+  for (let k = 0; k < strings.length && out.length < MAX_GYP_COMMANDS; k++) {
+    const { value, offset } = strings[k] ?? { value: '', offset: 0 };
+    for (let at = value.search(/[<>^]!@?\(/); at >= 0 && out.length < MAX_GYP_COMMANDS; ) {
+      const open = value.indexOf('(', at);
+      let depth = 0;
+      let close = -1;
+      for (let j = open; j < value.length; j++) {
+        if (value.charAt(j) === '(') depth++;
+        else if (value.charAt(j) === ')' && --depth === 0) {
+          close = j;
+          break;
+        }
+      }
+      const inner = (close < 0 ? value.slice(open + 1) : value.slice(open + 1, close)).trim();
+      const command = inner.startsWith('[') ? gypStrings(inner).map((s) => s.value).join(' ') : inner;
+      if (command !== '') out.push({ command, line: index.lineOf(offset) + 1 });
+      const next = close < 0 ? -1 : value.slice(close + 1).search(/[<>^]!@?\(/);
+      at = next < 0 ? -1 : close + 1 + next;
+    }
+    if (value === 'action' && /^\s*:\s*\[/.test(text.slice(offset + value.length + 2, offset + value.length + 40))) {
+      const listEnd = text.indexOf(']', offset);
+      const items = strings.slice(k + 1).filter((s) => listEnd < 0 || s.offset < listEnd);
+      // `<(python)` and the like name the interpreter through a variable
+      const command = items.map((s) => s.value.replace(/^[<>^]\((\w+)\)$/, '$1')).join(' ');
+      if (command.trim() !== '') out.push({ command, line: index.lineOf(offset) + 1 });
+    }
   }
   return out;
 }

