@@ -3,6 +3,9 @@ import { SEVERITY_RANK as RANK } from '../vocabulary.js';
 import type { ChainKind } from './source/rules.js';
 import type { AttackChain, AttackChainStep, ScanFinding, Severity } from './types.js';
 
+/** The flow name's opening for files that load one another (a collecting module and the module that sends what it returns). */
+export const LINKED_FLOW = 'linked:';
+
 /** The code of the finding each chain is also reported as. */
 export const ATTACK_CHAIN_CODE = 'attack_chain';
 
@@ -12,7 +15,7 @@ export interface ChainInput {
   readonly kind: ChainKind | null;
   /** Short words for the step ("reads ~/.npmrc or SSH keys"). */
   readonly step: string;
-  /** Findings of one flow may chain: one file (`file:<path>`), or everything that runs at install (`install`). */
+  /** Findings of one flow may chain: one file (`file:<path>`), files that load one another (`linked:<path>`), or everything that runs at install (`install`). */
   readonly flow: string;
   readonly installTime: boolean;
   /** Where in its file it matched (null when unknown: decoded data, hook commands). */
@@ -37,7 +40,7 @@ export const FLOW_WINDOW = 3000;
 const BUNDLED = /\.(?:[cm]?js|jsx|ts|tsx)$/i;
 
 function near(cap: ChainInput, threat: ChainInput): boolean {
-  if (cap.finding.file !== threat.finding.file) return cap.installTime && threat.installTime;
+  if (cap.finding.file !== threat.finding.file) return (cap.installTime && threat.installTime) || (cap.flow === threat.flow && cap.flow.startsWith(LINKED_FLOW));
   if (!BUNDLED.test(cap.finding.file ?? '')) return true;
   if (cap.offset === undefined || cap.offset === null || threat.offset === undefined || threat.offset === null) return true;
   return Math.abs(cap.offset - threat.offset) <= FLOW_WINDOW;

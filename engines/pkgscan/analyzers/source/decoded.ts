@@ -1,7 +1,8 @@
 // Text a file hides in its literals, decoded for the rules to read as part of the file: base64 (forwards or written
 // backwards) and hex literals (UTF-16LE too, as PowerShell's -EncodedCommand takes), literals written wholly in \x or
 // \u escapes, lists of character codes, literals written backwards that read as a command or address turned round, and
-// bytes written as invisible characters (variation selectors, Unicode tag characters).
+// bytes written as invisible characters (variation selectors, Unicode tag characters). A base64 literal holding a
+// pickle is read as the names and strings its opcodes carry, one a line (`posix`, `system`, the command).
 
 /** One hidden text and the offset of the literal that holds it. */
 export interface DecodedText {
@@ -50,6 +51,36 @@ function bytesText(b: Buffer): string {
   return b.toString('latin1');
 }
 
+/** Printable runs of two or more characters in binary pickle data: module and callable names, argument strings. */
+const PICKLE_RUN = /[\x20-\x7e]{2,}/g;
+/** GLOBAL (`c<module>\n<name>\n`), as protocols 0-2 write the callables they name. */
+const PICKLE_GLOBAL = /c([A-Za-z_][\w.]{0,100}\n[A-Za-z_]\w{0,100})\n/g;
+
+/**
+ * A pickle's names and strings, one a line, or null when `b` is not a pickle. Protocols 2-5 open with PROTO (0x80 and
+ * the version); protocols 0 and 1 are text opening with a GLOBAL (`c`, after marks `(`), an opcode a line. What
+ * unpickling would call (`posix` then `system`, as GLOBAL or STACK_GLOBAL write it) and the strings it is given stand on
+ * lines of their own, for the rules to read; the data is not unpickled.
+ */
+export function pickleText(b: Buffer): string | null {
+  if (b.length >= 4 && b[0] === 0x80 && b[1]! >= 2 && b[1]! <= 5) {
+    const text = b.subarray(2).toString('latin1').replace(PICKLE_GLOBAL, '\0$1\0');
+    return (text.match(PICKLE_RUN) ?? []).join('\n');
+  }
+  const text = b.toString('latin1');
+  if (!/^\(*c[A-Za-z_][\w.]*\n[A-Za-z_]\w*\n/.test(text)) return null;
+  // each line an opcode and its argument: a GLOBAL's module line is followed by the callable's name, written bare
+  const out: string[] = [];
+  let name = false;
+  for (const line of text.split('\n')) {
+    if (name) out.push(line);
+    else if (/^\(*c/.test(line)) out.push(line.replace(/^\(*c/, ''));
+    else out.push(line.replace(/^\(*(?:V|S')/, '').replace(/'$/, ''));
+    name = !name && /^\(*c/.test(line);
+  }
+  return out.join('\n');
+}
+
 function unescape(body: string): string {
   return body.replace(/\\x([0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})/g, (_m, x: string | undefined, u: string | undefined) => String.fromCharCode(parseInt(x ?? u ?? '0', 16)));
 }
@@ -81,7 +112,10 @@ export function decodedTexts(code: string): DecodedText[] {
   };
   take(B64_LITERAL, (m) => {
     const body = (m[2] ?? '').replace(/-/g, '+').replace(/_/g, '/');
-    const text = bytesText(Buffer.from(body, 'base64'));
+    const bytes = Buffer.from(body, 'base64');
+    const pickled = pickleText(bytes);
+    if (pickled !== null) return pickled;
+    const text = bytesText(bytes);
     // base64 written backwards (reversed before decoding, as pyobfuscate-style loaders do), for literals up to 64 KiB
     return readable(text) || body.length > MAX_REVERSED_BASE64 ? text : bytesText(Buffer.from(reversed(body), 'base64'));
   });

@@ -19,8 +19,29 @@ const PY_FETCH = /\burlopen\b|\b(?:requests|httpx)\.(?:get|post|request)\b|\b__i
  * first is followed through the name it was assigned to.
  */
 const PY_DECODE = /\b(?:b64decode|b32decode|b16decode|b85decode|a85decode|decodebytes|decodestring|unhexlify|fromhex|decompress|Fernet|decrypt)\b|\bcodecs\.decode|['"]\s*\[\s*::\s*-1\s*\]|\b(?:marshal|pickle)\.loads\s*\(\s*[rbuRBU]{0,2}['"]|['"]rot[_-]?13['"]|\bmap\s*\(\s*chr\b|\bchr\s*\(\s*(?:ord\s*\(\s*\w+\s*\)|\w+)\s*(?:[-+^]\s*\w+\s*)?\)\s*for\b|\b(?:bytes|bytearray)\s*\(\s*\[\s*(?:0[xX][0-9a-fA-F]+|\d+)\s*,/;
-/** Unpickling calls: they run code from the data, so fetched data unpickled is fetched code. */
-const PY_UNPICKLE = /\b(?:pickle|cPickle|dill|marshal)\s*\.\s*loads?\s*\(/g;
+/**
+ * Unpickling calls: they run code from the data, so fetched data unpickled is fetched code; a module made from a
+ * loader (`spec_from_loader(name, Loader(data))`) runs the source its loader is given.
+ */
+const PY_UNPICKLE = /\b(?:pickle|cPickle|dill|marshal)\s*\.\s*loads?\s*\(|\bspec_from_loader\s*\(/g;
+/** HTTP clients and connections made as objects: their `get`, `post`, `request`, `getresponse` calls fetch. */
+const PY_CLIENT = /\b(?:requests\.[Ss]ession|httpx\.(?:Async)?Client|urllib3\.PoolManager|PoolManager|aiohttp\.ClientSession|(?:http\.client\.)?HTTPS?Connection)\s*\(/;
+/** `with <client> as name` (the expression at most 300 characters on its line, and the name). */
+const WITH_AS = /\bwith\s+([^\n]{1,300}?)\s+as\s+([A-Za-z_]\w*)/g;
+
+/**
+ * The calls that fetch in one file: PY_FETCH and the requests of client objects it makes (`s = requests.Session()`,
+ * `pool = urllib3.PoolManager()`, `with _session() as s:` where `_session` returns one).
+ */
+function pyFetchPattern(code: string, assignments: readonly RegExpMatchArray[]): RegExp {
+  const makers: string[] = [];
+  for (const m of code.matchAll(/^([ \t]*)def\s+(\w+)\s*\([^)]{0,2000}\)\s*:([^\n]*\n(?:(?:\1[ \t][^\n]*|[ \t]*)\n){0,40})/gm)) if (m[2] && m[3] && PY_CLIENT.test(m[3]) && /\breturn\b/.test(m[3])) makers.push(m[2]);
+  const maker = makers.length > 0 ? new RegExp(`${PY_CLIENT.source}|\\b(?:${makers.slice(0, 50).join('|')})\\s*\\(`) : PY_CLIENT;
+  const clients = new Set<string>();
+  for (const m of assignments) if (m[1] && m[2] && clients.size < 50 && maker.test(m[2])) clients.add(m[1]);
+  for (const m of code.matchAll(WITH_AS)) if (m[1] && m[2] && clients.size < 50 && maker.test(m[1])) clients.add(m[2]);
+  return clients.size > 0 ? new RegExp(`${PY_FETCH.source}|(?<![\\w.])(?:${[...clients].join('|')})\\s*\\.\\s*(?:get|post|put|request|getresponse|urlopen)\\s*\\(`) : PY_FETCH;
+}
 /** Loaders that turn decoded bytes into code or objects: a name assigned from one applied to a tainted name is tainted too. */
 const PY_LOADS = /\b(?:marshal|pickle)\.loads\s*\(/;
 /** String literals blanked: a word inside a literal (`'-decrypt'` of an openssl command line) is not a decoding call. */
@@ -69,14 +90,23 @@ function anyName(names: ReadonlySet<string>): RegExp | null {
   return names.size > 0 ? new RegExp(`\\b(?:${[...names].join('|')})\\b`) : null;
 }
 
-/** The heads of calls that run code or a command; `getattr(builtins` (or `__builtins__`) is checked by `sinkCalls` for its `...)(`: the name it looks up may be glued (`'ex' + 'ec'`). */
-const SINK_HEADS = /(?<![\w.])(?:exec|eval|compile|execfile)\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.(?:call|run|Popen|check_output|check_call|getoutput)\s*\(|\bgetattr\s*\(\s*(?:__builtins__|builtins\b)|\bbuiltins\s*\.\s*(?:exec|eval)\s*\(/g;
+/**
+ * The heads of calls that run code or a command; `getattr(builtins` (or `__builtins__`, `__import__('builtins')`) is
+ * checked by `sinkCalls` for its `...)(`: the name it looks up may be glued (`'ex' + 'ec'`). exec, eval and compile
+ * read from the builtins module or table are called too: `__import__('builtins').exec(...)`,
+ * `builtins.__dict__['exec'](...)`, `vars(builtins)['eval'](...)`.
+ */
+const SINK_HEADS = /(?<![\w.])(?:exec|eval|compile|execfile)\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.(?:call|run|Popen|check_output|check_call|getoutput)\s*\(|\basyncio\.create_subprocess_(?:shell|exec)\s*\(|\bgetattr\s*\(\s*(?:__builtins__|builtins\b|__import__\s*\(\s*['"]builtins['"]\s*\))|(?:\b__builtins__|\bbuiltins\b|\b__import__\s*\(\s*['"]builtins['"]\s*\)|\bvars\s*\(\s*(?:__builtins__|builtins)\s*\))\s*(?:\.\s*(?:exec|eval|compile)\s*\(|(?:\.\s*__dict__\s*)?\[\s*['"](?:exec|eval|compile)['"]\s*\]\s*\()/g;
 const CALL_AFTER_CLOSE = /\s*\(/y;
+/** An argument that is a name alone, or a name's attribute or item (`cmd`, `task.command`, `job["run"]`). */
+const RECEIVED = /^(?:await\s+)?[A-Za-z_]\w*(?:\s*\.\s*\w+|\s*\[[^\]\n]{0,80}\])*$/;
 /**
  * An assigned value (trimmed) that is exec, eval or compile itself, not a call of it: the name, read from the builtins
- * module or table (`builtins.exec`, `__builtins__['eval']`, `vars(__builtins__)['exec']`) or by `getattr(builtins, 'compile')`.
+ * module or table (`builtins.exec`, `__builtins__['eval']`, `vars(__builtins__)['exec']`) or by `getattr(builtins,
+ * 'compile')`; a builtin looked up under a name the code computes (`getattr(__import__('builtins'), decode('rkrp',
+ * 'rot13'))`) is read as one too: which builtin it is, is hidden.
  */
-const CODE_RUNNER = /^(?:(?:__builtins__|builtins)\s*\.\s*)?(?:exec|eval|compile);?$|^getattr\s*\(\s*(?:__builtins__|builtins)\s*,\s*['"](?:exec|eval|compile)['"]\s*\);?$|^(?:vars\s*\(\s*(?:__builtins__|builtins)\s*\)|(?:__builtins__|builtins)(?:\s*\.\s*__dict__)?)\s*\[\s*['"](?:exec|eval|compile)['"]\s*\];?$/;
+const CODE_RUNNER = /^(?:(?:__builtins__|builtins|__import__\s*\(\s*['"]builtins['"]\s*\))\s*\.\s*)?(?:exec|eval|compile);?$|^getattr\s*\(\s*(?:__builtins__|builtins|__import__\s*\(\s*['"]builtins['"]\s*\))\s*,\s*(?:['"](?:exec|eval|compile)['"]|(?![rbuRBU]{0,2}['"][^'"\n]*['"]\s*\);?$)\S[^\n]{0,199})\s*\);?$|^(?:vars\s*\(\s*(?:__builtins__|builtins)\s*\)|(?:__builtins__|builtins|__import__\s*\(\s*['"]builtins['"]\s*\))(?:\s*\.\s*__dict__)?)\s*\[\s*['"](?:exec|eval|compile)['"]\s*\];?$/;
 
 /**
  * The matches of `/...|\bgetattr\s*\(\s*__builtins__[^)]*\)\s*\(|.../g` (SINK_HEADS with the builtins lookup run
@@ -137,12 +167,16 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
   const taint = anyName(tainted);
   // names holding a download (`payload = requests.get(u).text`, `r = urlopen(u)` then `code = r.read()`): run by
   // exec/eval/compile they are fetched code, as a fetch written inside the call is
+  const fetches = pyFetchPattern(code, assignments);
+  // what each name is bound to: assignments, `with <expr> as name` (a response opened as a context), and a loop's
+  // name over what it walks (`for cmd in tasks:`)
+  const bound: [string, string][] = assignments.map((m, i) => [m[1] ?? '', blanked[i]!]);
+  for (const m of code.matchAll(WITH_AS)) if (m[1] && m[2] && bound.length < 5000) bound.push([m[2], blankLiterals(m[1])]);
+  for (const m of code.matchAll(LOOP_OVER)) if (m[1] && m[2] && bound.length < 5000) bound.push([m[1], blankLiterals(m[2])]);
   const fetched = new Set<string>();
-  for (let step = 0; step < 2; step++) {
+  for (let step = 0; step < 3; step++) {
     const known = anyName(fetched);
-    assignments.forEach((m, i) => {
-      if (m[1] && (PY_FETCH.test(blanked[i]!) || (known !== null && known.test(blanked[i]!)))) fetched.add(m[1]);
-    });
+    for (const [name, text] of bound) if (name !== '' && (fetches.test(text) || (known !== null && known.test(text)))) fetched.add(name);
   }
   const fetchTaint = anyName(fetched);
   // names bound to exec, eval or compile themselves (`run = eval`, `x = getattr(builtins, 'exec')`): their calls are code sinks
@@ -161,13 +195,16 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
   for (const m of sinks) {
     const open = code.indexOf('(', m.index + m.text.length - 1);
     const args = argsOf(open);
-    const codeSink = m.runner === true || /^(?:exec|eval|compile|execfile|getattr|builtins)/.test(m.text);
+    const codeSink = m.runner === true || /^(?:exec|eval|compile|execfile|getattr|builtins|__builtins__|__import__|vars)/.test(m.text);
     // a reversed name straight into exec/eval (`exec(s[::-1])`) is reversed code whatever the name holds
     const reversed = codeSink && /\[\s*::\s*-1\s*\]/.test(args);
     // the names the arguments read (literals blanked, keyword names dropped)
     const argNames = taint !== null || fetchTaint !== null ? blankLiterals(args).replace(/\b\w+\s*=(?!=)/g, '') : '';
-    const fetchedArg = (codeSink || m.loader === true) && (PY_FETCH.test(args) || (fetchTaint !== null && fetchTaint.test(argNames)));
-    if (m.loader === true ? fetchedArg : decode.test(args) || reversed || fetchedArg || (taint !== null && taint.test(argNames))) hits.push({ offset: m.index, text: code.slice(m.index, open) + args });
+    const fetchedArg = (codeSink || m.loader === true) && (fetches.test(args) || (fetchTaint !== null && fetchTaint.test(argNames)));
+    // a process call whose command is data it received (`os.system(cmd)`, `create_subprocess_shell(task)` where the
+    // name holds a response or walks one): a command line written out with a fetched value in it (a version) is not
+    const receivedCommand = !codeSink && m.loader !== true && fetchTaint !== null && RECEIVED.test(topLevelArgs(args)[0] ?? '') && fetchTaint.test(topLevelArgs(args)[0] ?? '');
+    if (m.loader === true ? fetchedArg : decode.test(args) || reversed || fetchedArg || receivedCommand || (taint !== null && taint.test(argNames))) hits.push({ offset: m.index, text: code.slice(m.index, open) + args });
     if (hits.length > 50) break;
   }
   return hits;

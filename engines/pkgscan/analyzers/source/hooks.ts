@@ -288,3 +288,87 @@ export function installTimeFiles(release: PackageRelease, hooks: readonly HookCo
   }
   return out;
 }
+
+/** Python imports: `from .mod import a, b` (dots, module, names) and `import a.b, c`. */
+const PY_FROM = /^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w., \t]+)/gm;
+const PY_IMPORT = /^[ \t]*import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*)/gm;
+
+/** The package files a Python module's imports name: relative ones from its folder, absolute ones from the archive's root. */
+function pyImported(file: string, text: string, files: ReadonlyMap<string, ReleaseFile>): string[] {
+  const out: string[] = [];
+  const add = (mod: string): void => {
+    for (const c of [`${mod}.py`, `${mod}/__init__.py`]) if (files.has(c)) out.push(c);
+  };
+  for (const m of text.matchAll(PY_FROM)) {
+    const dots = m[1]?.length ?? 0;
+    let base = dots > 0 ? path.dirname(file) : '';
+    for (let i = 1; i < dots; i++) base = path.dirname(base);
+    const mod = [base === '.' ? '' : base, (m[2] ?? '').replace(/\./g, '/')].filter((s) => s !== '').join('/');
+    if (mod !== '') add(mod);
+    // the names imported may be submodules (`from .testing import fixtures`)
+    for (const n of (m[3] ?? '').split(',')) {
+      const name = n.trim().split(/\s+/)[0];
+      if (name !== undefined && /^\w+$/.test(name)) add(mod === '' ? name : `${mod}/${name}`);
+    }
+  }
+  for (const m of text.matchAll(PY_IMPORT)) for (const n of (m[1] ?? '').split(',')) add(n.trim().replace(/\./g, '/'));
+  return out;
+}
+
+/**
+ * Files of test, example or fixture folders (`aside`) that the package's own code loads: a module the package's
+ * `__init__` imports from its `testing/` folder runs whenever the package is imported, so it is not set aside. Followed
+ * from every file not set aside, three steps through the files it reaches.
+ */
+export function loadedAsideFiles(release: PackageRelease, aside: (file: string) => boolean): Set<string> {
+  const files = new Map(release.files.map((f) => [f.path, f]));
+  const out = new Set<string>();
+  const py = release.ecosystem !== 'npm';
+  const read = (p: string): string[] => {
+    const data = files.get(p)?.data;
+    if (!data || data.length > 2 * 1024 * 1024) return [];
+    const text = Buffer.from(data).toString('utf8');
+    if (py) return p.endsWith('.py') ? pyImported(p, text, files) : [];
+    if (!/\.[cm]?js$/.test(p)) return [];
+    const found: string[] = [];
+    for (const m of text.matchAll(LOCAL_JS)) {
+      const spec = m[1] ?? m[2];
+      const r = spec === undefined ? null : resolveIn(files, path.dirname(p), spec);
+      if (r !== null) found.push(r);
+    }
+    return found;
+  };
+  let frontier: string[] = [];
+  for (const f of release.files) if (!aside(f.path)) for (const t of read(f.path)) if (aside(t) && !out.has(t)) (out.add(t), frontier.push(t));
+  for (let depth = 0; depth < 3 && frontier.length > 0 && out.size < 60; depth++) {
+    const next: string[] = [];
+    for (const p of frontier) for (const t of read(p)) if (aside(t) && !out.has(t)) (out.add(t), next.push(t));
+    frontier = next;
+  }
+  return out;
+}
+
+/**
+ * The package files each of `from` loads directly: a Python module's imports of package modules, a JavaScript file's
+ * relative requires and imports. Files over 2 MiB are not read.
+ */
+export function directImports(release: PackageRelease, from: ReadonlySet<string>): Map<string, string[]> {
+  const files = new Map(release.files.map((f) => [f.path, f]));
+  const out = new Map<string, string[]>();
+  for (const p of from) {
+    const data = files.get(p)?.data;
+    if (!data || data.length > 2 * 1024 * 1024) continue;
+    const text = Buffer.from(data).toString('utf8');
+    if (p.endsWith('.py')) out.set(p, pyImported(p, text, files));
+    else if (/\.[cm]?js$/.test(p)) {
+      const found: string[] = [];
+      for (const m of text.matchAll(LOCAL_JS)) {
+        const spec = m[1] ?? m[2];
+        const r = spec === undefined ? null : resolveIn(files, path.dirname(p), spec);
+        if (r !== null) found.push(r);
+      }
+      out.set(p, found);
+    }
+  }
+  return out;
+}

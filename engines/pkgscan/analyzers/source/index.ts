@@ -2,13 +2,13 @@
 import { LineIndex } from '../../../core/manifests/context.js';
 import type { PackageRelease } from '../../package/types.js';
 import { SEVERITY_RANK as RANK } from '../../vocabulary.js';
-import { buildChains, type ChainInput } from '../chains.js';
+import { buildChains, LINKED_FLOW, type ChainInput } from '../chains.js';
 import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
 import { decodedTexts } from './decoded.js';
 import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
 import { foldGluedLiterals } from './glue.js';
-import { installTimeFiles, npmHooks, type HookCommand } from './hooks.js';
+import { directImports, installTimeFiles, loadedAsideFiles, npmHooks, type HookCommand } from './hooks.js';
 import { loadRules, type CompiledRule } from './rules.js';
 import { boundMatch, languageOf, MAX_SCAN_BYTES, readJs, stripPythonComments, type JsSource, type SourceLanguage } from './text.js';
 
@@ -38,7 +38,7 @@ interface Unit {
   readonly offsetBase?: number;
 }
 
-/** Folders of tests, examples, docs and benchmarks: not run on install or import unless an install-time file loads them. */
+/** Folders of tests, examples, docs and benchmarks: not run on install or import unless an install-time file or the package's own code loads them. */
 const AUXILIARY = /(?:^|\/)(?:tests?|testing|__tests__|spec|specs|examples?|docs?|benchmarks?|bench|fixtures?|dev)\/|(?:^|\/)(?:test_[^/]*|[^/]*_test|conftest)\.py$|\.(?:test|spec)\.[cm]?[jt]sx?$/i;
 const LOWER: Readonly<Record<Severity, Severity>> = { info: 'info', low: 'info', medium: 'low', high: 'medium', critical: 'high' };
 
@@ -170,6 +170,7 @@ function decode(data: Uint8Array): string {
 function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding[] } {
   const hooks = release.ecosystem === 'npm' ? npmHooks(release) : [];
   const installTime = installTimeFiles(release, hooks);
+  const loaded = loadedAsideFiles(release, (p) => AUXILIARY.test(p));
   const units: Unit[] = [];
   const skipped: ScanFinding[] = [];
   for (const h of hooks) {
@@ -183,9 +184,31 @@ function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding
       skipped.push({ code: 'source_file_too_large', severity: 'info', category: 'tool', title: 'A source file is too large for the source rules and was not read', file: f.path, line: null, match: null, technique: null, analyzer: SOURCE_ANALYZER });
       continue;
     }
-    units.push({ file: f.path, language, text: decode(f.data), installTime: installTime.has(f.path), lineBase: 0, auxiliary: AUXILIARY.test(f.path) });
+    units.push({ file: f.path, language, text: decode(f.data), installTime: installTime.has(f.path), lineBase: 0, auxiliary: AUXILIARY.test(f.path) && !loaded.has(f.path) });
   }
   return { units, skipped };
+}
+
+/**
+ * The flow of each file with findings: files that load one another directly (a module that reads credentials and the
+ * module that imports it and sends what it returns) share one (`LINKED_FLOW` and the first file's path), any other file
+ * is a flow of its own (`file:` and its path).
+ */
+function linkedFlows(release: PackageRelease, withFindings: ReadonlySet<string>): (file: string) => string {
+  const parent = new Map<string, string>();
+  const root = (f: string): string => {
+    let r = f;
+    while (parent.has(r) && parent.get(r) !== r) r = parent.get(r)!;
+    return r;
+  };
+  for (const [from, targets] of directImports(release, withFindings))
+    for (const t of targets) {
+      if (t === from || !withFindings.has(t)) continue;
+      const [a, b] = [root(from), root(t)].sort();
+      if (a !== b) parent.set(b!, a!);
+      if (!parent.has(a!)) parent.set(a!, a!);
+    }
+  return (file) => (parent.has(file) ? `${LINKED_FLOW}${root(file)}` : `file:${file}`);
 }
 
 /** A chain as a finding too (code `attack_chain`), so policies that block on a high finding see it; the risk score counts it once. */
@@ -205,9 +228,9 @@ export function analyzeSource(release: PackageRelease, ctx: AnalyzerContext): An
     if (ctx.signal?.aborted) return { findings: [...skipped, ...hits.map((h) => h.finding)], status: 'failed', message: 'the scan was cancelled before the source rules finished' };
     hits.push(...applyRules(unit, rules, ctx.signal, declared));
   }
-  const chainInput: ChainInput[] = hits
-    .filter((h) => h.rule.role !== 'indicator' && (!h.auxiliary || h.installTime))
-    .map((h) => ({ finding: h.finding, role: h.rule.role === 'capability' ? 'capability' : 'threat', kind: h.rule.kind, step: h.rule.step, flow: h.installTime ? 'install' : `file:${h.finding.file ?? ''}`, installTime: h.installTime, offset: h.offset }));
+  const chained = hits.filter((h) => h.rule.role !== 'indicator' && (!h.auxiliary || h.installTime));
+  const flowOf = linkedFlows(release, new Set(chained.filter((h) => !h.installTime).map((h) => h.finding.file ?? '')));
+  const chainInput: ChainInput[] = chained.map((h) => ({ finding: h.finding, role: h.rule.role === 'capability' ? 'capability' : 'threat', kind: h.rule.kind, step: h.rule.step, flow: h.installTime ? 'install' : flowOf(h.finding.file ?? ''), installTime: h.installTime, offset: h.offset }));
   const chains = buildChains(chainInput);
   return { findings: [...skipped, ...hits.map((h) => h.finding), ...chains.map(chainFinding)], chains };
 }

