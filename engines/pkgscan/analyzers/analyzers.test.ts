@@ -66,6 +66,15 @@ describe('metadata analyzer', () => {
     const deps = (await analyzeMetadata(r, ctx)).findings.filter((x) => x.code === 'direct_url_dependency');
     expect(deps.map((x) => `${x.match?.split(':')[0] ?? ''} ${x.severity}`).sort()).toEqual(['a high', 'b medium', 'c high', 'd medium', 'e medium']);
   });
+  it("a command named after an everyday system command is high, unless the package is that tool", async () => {
+    const shadow = async (name: string, entryPoints: string[]): Promise<string | undefined> =>
+      (await analyzeMetadata(releaseOf('pypi', { 'a/__init__.py': '' }, { name, entryPoints }), ctx)).findings.find((x) => x.code === 'shadows_system_command')?.match ?? undefined;
+    expect(await shadow('shellkit', ['pip', 'pip3', 'ls', 'shellkit'])).toBe('pip, pip3, ls');
+    expect(await shadow('pip', ['pip', 'pip3'])).toBeUndefined();
+    expect(await shadow('nodejs-bin', ['node', 'npm', 'npx'])).toBeUndefined();
+    expect(await shadow('pip-helper-tools', ['ls'])).toBe('ls');
+    expect(await shadow('black', ['black', 'blackd'])).toBeUndefined();
+  });
   it('an ordinary release gives nothing worth a warning', async () => {
     const r = releaseOf('npm', { 'index.js': 'module.exports = 1', 'lib/a.js': '', 'README.md': '' }, { name: 'lodash', version: '4.17.21', description: 'Lodash modular utilities.', author: { email: 'john@example.org' } });
     expect((await analyzeMetadata(r, ctx)).findings.filter((f) => f.severity !== 'info')).toEqual([]);

@@ -1,4 +1,4 @@
-// The metadata analyzer: typosquatting, release zero, empty descriptions, single-file packages, bundled binaries, disposable or deceptive e-mail domains, direct URL dependencies, install hooks, dependency confusion; context for the verdict, never more than medium on its own.
+// The metadata analyzer: typosquatting, release zero, empty descriptions, single-file packages, bundled binaries, disposable or deceptive e-mail domains, direct URL dependencies, install hooks, dependency confusion, commands that take an everyday command's name; context for the verdict, medium at most on its own except code fetched over plain HTTP at install and a command that shadows a system one.
 import { popularNames } from '../../core/popular/index.js';
 import type { PackageRelease, Person } from '../package/types.js';
 import { editDistance, typosquatOf } from './typosquat.js';
@@ -10,7 +10,7 @@ export const METADATA_ANALYZER = 'metadata';
 export const METADATA_ANALYZER_VERSION = '1.1.0';
 
 /** Every finding code this analyzer gives (the policy code registry reads it; a test holds it to what the analyzer emits). */
-export const METADATA_FINDING_CODES = ['bundled_binary', 'deceptive_email_domain', 'declares_install_scripts', 'dependency_confusion', 'direct_url_dependency', 'disposable_email', 'empty_description', 'release_zero', 'single_file_package', 'typosquat', 'unusual_version'] as const;
+export const METADATA_FINDING_CODES = ['bundled_binary', 'deceptive_email_domain', 'declares_install_scripts', 'dependency_confusion', 'direct_url_dependency', 'disposable_email', 'empty_description', 'release_zero', 'shadows_system_command', 'single_file_package', 'typosquat', 'unusual_version'] as const;
 
 /**
  * Disposable (throw-away) e-mail providers: a small list of the most used ones, enough for context.
@@ -29,6 +29,17 @@ export const FAMOUS_DOMAINS: readonly string[] = [
   'google.com', 'microsoft.com', 'github.com', 'npmjs.com', 'npmjs.org', 'python.org', 'pypi.org', 'apple.com', 'amazon.com', 'facebook.com', 'meta.com', 'gitlab.com',
   'nodejs.org', 'mozilla.org', 'paypal.com', 'openai.com', 'nvidia.com', 'intel.com', 'oracle.com', 'ibm.com', 'redhat.com', 'cloudflare.com',
 ];
+
+/**
+ * Commands people type every day (shells, core tools, remote access, version control, interpreters, package
+ * managers): a package that installs a command of one of these names runs in its place whenever its folder comes first
+ * on PATH, and sees what is typed to it (a password on pip's command line, a token in git's remote URL).
+ */
+export const SYSTEM_COMMANDS: ReadonlySet<string> = new Set([
+  'ls', 'cat', 'cp', 'mv', 'rm', 'cd', 'sudo', 'su', 'doas', 'ssh', 'scp', 'sftp', 'git', 'curl', 'wget', 'sh', 'bash', 'zsh', 'dash', 'fish',
+  'python', 'python3', 'pip', 'pip3', 'npm', 'npx', 'node', 'yarn', 'pnpm', 'ps', 'id', 'whoami', 'env', 'chmod', 'chown', 'which', 'apt', 'apt-get',
+  'brew', 'docker', 'kubectl', 'gpg', 'openssl', 'grep', 'sed', 'awk', 'tar', 'unzip', 'ping', 'kill', 'mkdir', 'touch', 'passwd', 'crontab',
+]);
 
 const PLACEHOLDER = /^(?:|test|testing|todo|tbd|none|null|undefined|n\/a|na|description|desc|my package|a package|package|hello|hello world|demo|example|xxx+|asdf|lorem ipsum.*|a short description.*|a sample python project|add description here|unknown|-)$/i;
 
@@ -117,6 +128,12 @@ export function analyzeMetadata(release: PackageRelease, ctx: AnalyzerContext): 
       else out.push(f('direct_url_dependency', 'medium', 'Depends on a URL or git repository instead of a registry release', `${dep}: ${spec}`));
     }
   }
+
+  // commands of everyday names, unless the package is one of those tools (pip installs pip and pip3; nodejs-bin
+  // installs node, and npm and npx with it)
+  const own = name.toLowerCase().replace(/^@[^/]*\//, '').replace(/[-_.]+/g, '-');
+  const shadowed = meta.entryPoints.map((c) => c.trim()).filter((c) => SYSTEM_COMMANDS.has(c));
+  if (shadowed.length > 0 && !shadowed.some((c) => own.startsWith(c.replace(/\d+$/, '')))) out.push(f('shadows_system_command', 'high', 'Installs a command named after an everyday system command, which runs in its place', shadowed.slice(0, 8).join(', '), 'persistence', null, 'T1574'));
 
   const hooks = INSTALL_HOOKS.filter((h) => meta.scripts[h] !== undefined);
   if (hooks.length > 0) out.push(f('declares_install_scripts', 'info', 'Declares npm install-time scripts', hooks.join(', '), 'install_time', 'package.json'));

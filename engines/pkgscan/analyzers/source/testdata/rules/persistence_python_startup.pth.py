@@ -1,0 +1,5 @@
+# A .pth file dropped into site-packages.
+import site, shutil
+target = site.getsitepackages()[0]
+# ruleid: persistence_python_startup
+shutil.copy("hook.txt", target + "/zz_init.pth")
