@@ -39,8 +39,18 @@ export const FLOW_WINDOW = 3000;
 
 const BUNDLED = /\.(?:[cm]?js|jsx|ts|tsx)$/i;
 
+/**
+ * Across files that load one another, only a stealer's split is followed: collected data (credentials, the
+ * environment, host details) in one module, a destination of its own (a webhook, a tunnel, an out-of-band host, DNS
+ * names) in the other. A command-line tool reads its user's token in one module and publishes or runs programs in
+ * another (npm's and Vercel's CLIs): those steps stay in their own files.
+ */
+function linkedPair(cap: ChainInput, threat: ChainInput): boolean {
+  return cap.kind !== null && COLLECTS.has(cap.kind) && threat.kind === 'exfil_endpoint';
+}
+
 function near(cap: ChainInput, threat: ChainInput): boolean {
-  if (cap.finding.file !== threat.finding.file) return (cap.installTime && threat.installTime) || (cap.flow === threat.flow && cap.flow.startsWith(LINKED_FLOW));
+  if (cap.finding.file !== threat.finding.file) return (cap.installTime && threat.installTime) || (cap.flow === threat.flow && cap.flow.startsWith(LINKED_FLOW) && linkedPair(cap, threat));
   if (!BUNDLED.test(cap.finding.file ?? '')) return true;
   if (cap.offset === undefined || cap.offset === null || threat.offset === undefined || threat.offset === null) return true;
   return Math.abs(cap.offset - threat.offset) <= FLOW_WINDOW;

@@ -126,7 +126,35 @@ function taintedNames(code: string, ast: acorn.Node): Set<string> {
   return tainted;
 }
 
-const EVAL_SINK = /^(?:eval|Function|\w*\.(?:runInThisContext|runInNewContext|runInContext|compileFunction|_compile)|\w*\.eval|window\.eval|global\.eval|globalThis\.eval)$/;
+const EVAL_SINK = /^(?:eval|Function|\w*\.(?:runInThisContext|runInNewContext|runInContext|compileFunction)|(?:[\w$]+\.)*_compile|\w*\.eval|window\.eval|global\.eval|globalThis\.eval)$/;
+/**
+ * A name given the Function constructor of a function expression (`Object.getPrototypeOf(async function () {})
+ * .constructor`, `(async () => {}).constructor`, `Function.prototype.constructor`): calling it makes a function from text.
+ */
+const FUNCTION_CTOR_NAME = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]{0,60})\s*=\s*(?:Object\.getPrototypeOf\s*\(\s*(?:async\s+)?(?:function\s*\*?\s*[\w$]*\s*\(\s*\)\s*\{\s*\}|\(\s*\)\s*=>\s*\{\s*\})\s*\)|\(\s*(?:async\s+)?(?:function\s*\*?\s*[\w$]*\s*\(\s*\)\s*\{\s*\}|\(\s*\)\s*=>\s*\{\s*\})\s*\)|Function\.prototype)\s*\.\s*constructor\b/g;
+
+/** The names a file gives the Function constructor (FUNCTION_CTOR_NAME), at most 20. */
+function functionConstructors(code: string): Set<string> {
+  return new Set([...code.matchAll(FUNCTION_CTOR_NAME)].slice(0, 20).map((m) => m[1] ?? '').filter((x) => x !== ''));
+}
+
+/**
+ * The arguments holding the code a call evaluates, or null when it evaluates none: eval, Function and vm (EVAL_SINK),
+ * the Function constructor under a name of its own, a sink called through `.call(self, code)`, `.apply(self, [code])`
+ * or `Reflect.apply(sink, self, [code])`, and `new Worker(code, { eval: true })`.
+ */
+function evalArguments(n: AnyNode, code: string, ctors: ReadonlySet<string>): acorn.Node[] | null {
+  const name = evalCalleeName(n);
+  const args = (n['arguments'] as acorn.Node[] | undefined) ?? [];
+  const sink = (x: string): boolean => EVAL_SINK.test(x) || ctors.has(x);
+  const listed = (a: acorn.Node | undefined): acorn.Node[] => (a === undefined ? [] : (node(a)['type'] === 'ArrayExpression' ? ((node(a)['elements'] as (acorn.Node | null)[]) ?? []).filter((e): e is acorn.Node => e !== null) : [a]));
+  if (sink(name) || (n['type'] === 'NewExpression' && /^(?:Function|vm\.Script|Script)$/.test(name))) return args;
+  const through = /^(.+)\.(call|apply)$/.exec(name);
+  if (through?.[1] !== undefined && sink(through[1])) return through[2] === 'call' ? args.slice(1) : listed(args[1]);
+  if (name === 'Reflect.apply' && args[0] !== undefined && sink(src(code, args[0]))) return listed(args[2]);
+  if (n['type'] === 'NewExpression' && /^(?:\w+\.)?Worker$/.test(name) && args[1] !== undefined && /\beval\s*:\s*(?:true|!0)\b/.test(src(code, args[1]))) return args.slice(0, 1);
+  return null;
+}
 
 /** Without a tree (a file too big or too deep to parse): eval/Function/vm with a decoder inside its first 300 characters. */
 const EVAL_DECODED_TEXT = /(?<![\w.$])(?:eval|Function|runInThisContext|runInNewContext)\s*\([^;\n]{0,300}?(?:\batob\s*\(|Buffer\.from\s*\([^)]{0,200}['"`](?:base64|hex)['"`]|String\.fromCharCode\s*\()/g;
@@ -135,12 +163,10 @@ export function jsEvalDecoded({ code, ast }: DetectorInput): DetectorHit[] {
   if (!ast) return [...code.matchAll(EVAL_DECODED_TEXT)].slice(0, 50).map((m) => ({ offset: m.index, text: m[0] }));
   const hits: DetectorHit[] = [];
   let tainted: Set<string> | null = null;
+  const ctors = functionConstructors(code);
   const visit = (n: acorn.Node): void => {
-    const name = evalCalleeName(node(n));
-    const isSink = EVAL_SINK.test(name) || (n.type === 'NewExpression' && /^(?:Function|vm\.Script|Script)$/.test(name));
-    if (!isSink) return;
-    const args = (node(n)['arguments'] as acorn.Node[] | undefined) ?? [];
-    if (args.length === 0) return;
+    const args = evalArguments(node(n), code, ctors);
+    if (args === null || args.length === 0) return;
     const text = args.map((a) => src(code, a)).join(',');
     if (JS_DECODE.test(text)) {
       hits.push({ offset: n.start, text: src(code, n) });
@@ -252,7 +278,12 @@ export function jsExecDecoded({ code, ast }: DetectorInput): DetectorHit[] {
 /** A call that fetches over the network (its callee's text). */
 const JS_NET_CALLEE = /^(?:https?\.(?:get|request)|fetch|\w*\.fetch|axios(?:\.\w+)?|got(?:\.\w+)?|request(?:\.\w+)?|needle(?:\.\w+)?|superagent(?:\.\w+)?|\w*\.(?:get|post|request)|net\.connect|\w*\.createConnection)$/;
 /** Fetched content read from a response in one expression: `(await fetch(u)).text()`, `(await axios.get(u)).data`. */
-const JS_NET_TEXT = /\b(?:fetch|axios(?:\.\w+)?|got(?:\.\w+)?|https?\.get|needle|superagent)\s*\(/;
+const JS_NET_TEXT = /\b(?:fetch|axios(?:\.\w+)?|got(?:\.\w+)?|https?\s*\.\s*get|needle|superagent)\s*\(/;
+/**
+ * The names a file takes from an HTTP client module (`const { request } = require('undici')`, `import fetch from
+ * 'node-fetch'`): destructured names (1, 3) or the whole module (2, 4).
+ */
+const NET_MODULE_BINDING = /\b(?:const|let|var)\s+(?:\{([^}]{1,200})\}|([A-Za-z_$][\w$]*))\s*=\s*require\s*\(\s*['"`](?:undici|node-fetch|cross-fetch|isomorphic-fetch|make-fetch-happen|phin|bent|ky|minipass-fetch)['"`]\s*\)|\bimport\s+(?:\{([^}]{1,200})\}|([A-Za-z_$][\w$]*))\s+from\s+['"`](?:undici|node-fetch|cross-fetch|isomorphic-fetch|make-fetch-happen|phin|bent|ky|minipass-fetch)['"`]/g;
 /** Events that hand a listener received data. */
 const JS_DATA_EVENT = /^['"`](?:data|end|message|response)['"`]$/;
 /** A check of a URL against the page's own origin. */
@@ -274,6 +305,24 @@ function paramNames(fn: AnyNode): string[] {
  */
 export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
   if (!ast) return [...code.matchAll(EVAL_FETCHED_TEXT)].slice(0, 50).map((m) => ({ offset: m.index, text: m[0] }));
+  // the file's own fetching functions (a declared function whose body fetches: `function load(cb) { https.get(...) }`)
+  // hand their callbacks fetched data too; the names taken from an HTTP client module are fetch calls
+  const fetchers = new Set<string>();
+  walk.full(ast, (n) => {
+    const a = node(n);
+    if (n.type === 'FunctionDeclaration' && a['id'] && fetchers.size < 50 && JS_NET_TEXT.test(src(code, a['body'] as acorn.Node))) fetchers.add(String(node(a['id'] as acorn.Node)['name']));
+  });
+  const clientNames = new Set<string>();
+  for (const m of code.matchAll(NET_MODULE_BINDING)) {
+    for (const part of (m[1] ?? m[3] ?? '').split(',')) {
+      const local = part.split(/\s*(?::|\bas\b)\s*/).at(-1)?.trim();
+      if (local !== undefined && /^[A-Za-z_$][\w$]*$/.test(local)) clientNames.add(local);
+    }
+    const whole = m[2] ?? m[4];
+    if (whole !== undefined) clientNames.add(whole);
+  }
+  const clientCall = clientNames.size > 0 ? new RegExp(`(?<![\\w$.])(?:${[...clientNames].slice(0, 20).map((x) => x.replace(/\$/g, '\\$')).join('|')})\\s*\\(`) : null;
+  const netText = (t: string): boolean => JS_NET_TEXT.test(t) || (clientCall !== null && clientCall.test(t));
   // callbacks that receive fetched data: their parameter names, within their text
   const receivers: { start: number; end: number; names: Set<string> }[] = [];
   walk.full(ast, (n) => {
@@ -288,7 +337,7 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
     const listener = /\.(?:on|once|addListener|addEventListener)$/.test(name) && !/^process\d*\./.test(name) && first !== undefined && ((first.type === 'Literal' && JS_DATA_EVENT.test(src(code, first))) || first.type === 'CallExpression' || (first.type === 'MemberExpression' && first['computed'] === true));
     const callee = node(n)['callee'] as AnyNode;
     const thenOfFetch = /\.then$/.test(name) && callee.type === 'MemberExpression' && JS_NET_TEXT.test(src(code, callee['object'] as acorn.Node));
-    if (!listener && !thenOfFetch && !JS_NET_CALLEE.test(name)) return;
+    if (!listener && !thenOfFetch && !JS_NET_CALLEE.test(name) && !fetchers.has(name)) return;
     for (const a of args) {
       if (a.type !== 'FunctionExpression' && a.type !== 'ArrowFunctionExpression') continue;
       const names = new Set(paramNames(a));
@@ -308,7 +357,7 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
   const count = new Map<string, number>();
   for (const { name } of assigns) count.set(name, (count.get(name) ?? 0) + 1);
   const fetched = new Set<string>();
-  const fromNetwork = (value: acorn.Node): boolean => JS_NET_TEXT.test(src(code, value)) || identifiersIn(value).some((i) => fetched.has(i) || receivedAt(i, value.start));
+  const fromNetwork = (value: acorn.Node): boolean => netText(src(code, value)) || identifiersIn(value).some((i) => fetched.has(i) || receivedAt(i, value.start));
   for (let round = 0; round < 2; round++) {
     const hit = new Map<string, number>();
     for (const { name, value } of assigns) if (fromNetwork(value)) hit.set(name, (hit.get(name) ?? 0) + 1);
@@ -318,12 +367,12 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
     }
   }
   const hits: DetectorHit[] = [];
+  const ctors = functionConstructors(code);
   walk.full(ast, (n) => {
     if (n.type !== 'CallExpression' && n.type !== 'NewExpression') return;
-    const name = evalCalleeName(node(n));
-    if (!EVAL_SINK.test(name) && !(n.type === 'NewExpression' && /^(?:Function|vm\.Script|Script)$/.test(name))) return;
     // any argument: `Function`'s body comes last, `vm.runInThisContext(code, options)`'s and `_compile(code, name)`'s first
-    const args = (node(n)['arguments'] as acorn.Node[] | undefined) ?? [];
+    const args = evalArguments(node(n), code, ctors);
+    if (args === null) return;
     // a browser module loader that fetches only from the page's own origin and evaluates that (AMD/worker loaders):
     // the page's own scripts, not code from elsewhere
     if (args.some(fromNetwork) && !SAME_ORIGIN.test(code.slice(Math.max(0, n.start - 1500), n.start))) hits.push({ offset: n.start, text: src(code, n) });
@@ -396,6 +445,10 @@ export function jsDynamicRequire({ code, ast }: DetectorInput): DetectorHit[] {
 
 /** Host or user data: the machine's identity, the environment, files, command output. */
 const HOST_DATA = /\bos\.(?:hostname|userInfo|homedir|networkInterfaces|platform|type|release|arch|cpus)\b|\b(?:hostname|userInfo|homedir|networkInterfaces)\s*\(\s*\)|process\.env\b|process\.cwd\s*\(|\breadFileSync\s*\(|\bexecSync\s*\(|\bwhoami\b/;
+/** An object serialised whole: its text turned into labels is everything the object holds. */
+const SERIALISED = /\bJSON\.stringify\s*\(/;
+/** A name given a resolver of its own (`const r = new dns.promises.Resolver({...})`): its lookups are the dns module's. */
+const RESOLVER_NAME = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]{0,60})\s*=\s*new\s+(?:[\w$]{1,40}\.){0,3}Resolver\s*\(/g;
 /** Text turned into a DNS-safe label: hex, base32/base64 or a named encoder. */
 const LABEL_ENCODE = /\.toString\s*\(\s*['"`](?:hex|base64|base64url|base32)['"`]\s*\)|\b(?:hex|toHex|hexEncode|base32\w*|b32\w*|encodeHex)\s*\(/i;
 
@@ -444,15 +497,18 @@ function dataFlowText(arg: acorn.Node, code: string, defs: Map<string, string[]>
 export function jsDnsExfil({ code, ast }: DetectorInput): DetectorHit[] {
   if (!ast) return [];
   let defs: Map<string, string[]> | null = null;
+  let resolvers: Set<string> | null = null;
   const hits: DetectorHit[] = [];
   walk.ancestor(ast, { CallExpression(n: acorn.Node, _state: unknown, ancestors: acorn.Node[]) {
-    // a lookup method of the dns module (`dns`, `dns.promises`, `require('dns')`) or of a Resolver: not a method of
+    // a lookup method of the dns module (`dns`, `dns.promises`, `require('dns')`) or of a Resolver (a name given `new
+    // dns.Resolver()` too): not a method of
     // `this` or of another object that happens to be called resolve or lookup (a path or a cache), nor any method of
     // a name that starts with dns (`dnsResources.hasOwnProperty`)
     const name = calleeName(node(n));
     const callee = node(n)['callee'] as AnyNode | undefined;
     const object = callee?.type === 'MemberExpression' ? (callee['object'] as acorn.Node) : undefined;
-    const dnsObject = /^(?:dns|dnsPromises|promises|\w*[Rr]esolver)\./.test(name) || (object !== undefined && /^require\s*\(\s*['"`](?:node:)?dns(?:\/promises)?['"`]\s*\)$/.test(src(code, object)));
+    resolvers ??= new Set([...code.matchAll(RESOLVER_NAME)].map((m) => m[1] ?? '').filter((x) => x !== ''));
+    const dnsObject = /^(?:dns|dnsPromises|promises|\w*[Rr]esolver)\./.test(name) || resolvers.has(name.split('.')[0] ?? '') || (object !== undefined && /^require\s*\(\s*['"`](?:node:)?dns(?:\/promises)?['"`]\s*\)$/.test(src(code, object)));
     if (!dnsObject || !/\.(?:lookup|lookupService|resolve\w*|reverse)$/.test(name)) return;
     const arg = ((node(n)['arguments'] as AnyNode[]) ?? [])[0];
     if (!arg || arg.type === 'Literal') return;
@@ -463,7 +519,9 @@ export function jsDnsExfil({ code, ast }: DetectorInput): DetectorHit[] {
     const unresolved = identifiersIn(arg).some((id) => !known.has(id));
     const fn = unresolved ? ancestors.find((a) => /Function/.test(a.type)) : undefined;
     const flow = dataFlowText(fn ?? arg, code, defs);
-    if (LABEL_ENCODE.test(flow) && HOST_DATA.test(flow)) hits.push({ offset: n.start, text: src(code, n) });
+    // encoded host data, or an encoded serialised object (what a caller collected, handed in: a stealer split into a
+    // collecting module and a sending one)
+    if (LABEL_ENCODE.test(flow) && (HOST_DATA.test(flow) || SERIALISED.test(flow))) hits.push({ offset: n.start, text: src(code, n) });
   } });
   return hits;
 }

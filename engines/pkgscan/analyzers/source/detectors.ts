@@ -56,7 +56,7 @@ export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorI
 };
 
 /** A code-running sink's name, or a global looked up by a computed name (`globalThis['ev' + 'al']`); `runIn...Context` stops at the next `runIn` (a later start reads on from there). */
-export const EVAL_SINK_HINT = /\beval\b|\bFunction\b|runIn(?:(?!runIn)\w)*Context|compileFunction|\b_compile\b|\bScript\b|\b(?:globalThis|global|window|self)\s*\[/;
+export const EVAL_SINK_HINT = /\beval\b|\bFunction\b|runIn(?:(?!runIn)\w)*Context|compileFunction|\b_compile\b|\bScript\b|\b(?:globalThis|global|window|self)\s*\[|\}\s*\)\s*\.\s*constructor\b|\bnew\s+Worker\b/;
 
 /** A cheap test on the raw text before a detector needs the parse: a file without it cannot give a hit. */
 export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, RegExp>> = {

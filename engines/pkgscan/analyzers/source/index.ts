@@ -75,10 +75,12 @@ function tests(re: RegExp, code: string): boolean {
 }
 
 function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, declared: ReadonlySet<string>, depth = 0): RuleHit[] {
-  // JavaScript is parsed (comments blanked, tree for the detectors) only once a rule's pattern or precheck matches the raw text: most files match nothing
-  const parseJs = unit.language === 'javascript' && unit.decoded !== true;
+  // JavaScript is parsed (comments blanked, tree for the detectors) only once a rule's pattern or precheck matches the
+  // raw text: most files match nothing. Decoded text is parsed too (a base64 payload that is a whole program gets the
+  // detectors a file gets); text that does not parse as JavaScript (JSON, a command line) is read as text
+  const parseJs = unit.language === 'javascript';
   let js: JsSource | null = null;
-  const jsSource = (): JsSource => (js ??= readJs(unit.text));
+  const jsSource = (): JsSource => (js ??= readJs(unit.text, unit.decoded !== true));
   const raw = unit.language === 'python' ? stripPythonComments(unit.text) : unit.text;
   const codeFor = (): string => (parseJs ? jsSource().code : raw);
   const lines = new LineIndex(unit.text);

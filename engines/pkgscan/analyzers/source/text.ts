@@ -50,8 +50,8 @@ export interface JsSource {
 
 const JS_OPTIONS = { ecmaVersion: 'latest', allowHashBang: true, allowReturnOutsideFunction: true, allowImportExportEverywhere: true, allowAwaitOutsideFunction: true, locations: false } as const;
 
-/** Parses JavaScript (module, then script, then acorn-loose), blanking comments; huge files are left as text. */
-export function readJs(text: string): JsSource {
+/** Parses JavaScript (module, then script, then acorn-loose unless `loosely` is false: decoded text that is not a program stays text), blanking comments; huge files are left as text. */
+export function readJs(text: string, loosely = true): JsSource {
   if (text.length > MAX_PARSE_BYTES) return { code: text, ast: null };
   for (const sourceType of ['module', 'script'] as const) {
     const comments: [number, number][] = [];
@@ -62,6 +62,7 @@ export function readJs(text: string): JsSource {
       // try the next way of reading it
     }
   }
+  if (!loosely) return { code: text, ast: null };
   try {
     const comments: [number, number][] = [];
     const ast = loose.parse(text, { ...JS_OPTIONS, onComment: (_b: boolean, _t: string, s: number, e: number) => comments.push([s, e]) });

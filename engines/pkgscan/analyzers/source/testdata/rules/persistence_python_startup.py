@@ -2,7 +2,7 @@
 import os, site, sysconfig
 HOOK = "import os\n"
 for d in (site.getusersitepackages(), sysconfig.get_paths()["purelib"]):
-    # ruleid: persistence_python_startup
+    # ruleid: persistence_python_startup medium
     fp = os.path.join(d, "usercustomize.py")
     with open(fp, "a" if os.path.exists(fp) else "w") as f:
         f.write(HOOK)
