@@ -133,7 +133,7 @@ export function analyzeMetadata(release: PackageRelease, ctx: AnalyzerContext): 
   // installs node, and npm and npx with it)
   const own = name.toLowerCase().replace(/^@[^/]*\//, '').replace(/[-_.]+/g, '-');
   const shadowed = meta.entryPoints.map((c) => c.trim()).filter((c) => SYSTEM_COMMANDS.has(c));
-  if (shadowed.length > 0 && !shadowed.some((c) => own.startsWith(c.replace(/\d+$/, '')))) out.push(f('shadows_system_command', 'high', 'Installs a command named after an everyday system command, which runs in its place', shadowed.slice(0, 8).join(', '), 'persistence', null, 'T1574'));
+  if (shadowed.length > 0 && !shadowed.some((c) => own.startsWith(c.replace(/\d$/, '')))) out.push(f('shadows_system_command', 'high', 'Installs a command named after an everyday system command, which runs in its place', shadowed.slice(0, 8).join(', '), 'persistence', null, 'T1574'));
 
   const hooks = INSTALL_HOOKS.filter((h) => meta.scripts[h] !== undefined);
   if (hooks.length > 0) out.push(f('declares_install_scripts', 'info', 'Declares npm install-time scripts', hooks.join(', '), 'install_time', 'package.json'));

@@ -131,11 +131,15 @@ const EVAL_SINK = /^(?:eval|Function|\w*\.(?:runInThisContext|runInNewContext|ru
  * A name given the Function constructor of a function expression (`Object.getPrototypeOf(async function () {})
  * .constructor`, `(async () => {}).constructor`, `Function.prototype.constructor`): calling it makes a function from text.
  */
-const FUNCTION_CTOR_NAME = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]{0,60})\s*=\s*(?:Object\.getPrototypeOf\s*\(\s*(?:async\s+)?(?:function\s*\*?\s*[\w$]*\s*\(\s*\)\s*\{\s*\}|\(\s*\)\s*=>\s*\{\s*\})\s*\)|\(\s*(?:async\s+)?(?:function\s*\*?\s*[\w$]*\s*\(\s*\)\s*\{\s*\}|\(\s*\)\s*=>\s*\{\s*\})\s*\)|Function\.prototype)\s*\.\s*constructor\b/g;
+const FUNCTION_CTOR_NAME = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]{0,60})\s*=\s*([^;\n]{1,120}?)\.\s*constructor\b/g;
+/** The expression before `.constructor` that is a function expression, bare or through Object.getPrototypeOf, or Function.prototype. */
+const FUNCTION_EXPRESSION = /^(?:Object\.getPrototypeOf\s*)?\(\s*(?:async\s+)?(?:function\b[^{}()]{0,40}\(\s*\)|\(\s*\)\s*=>)\s*\{\s*\}\s*\)$|^Function\.prototype$/;
 
 /** The names a file gives the Function constructor (FUNCTION_CTOR_NAME), at most 20. */
 function functionConstructors(code: string): Set<string> {
-  return new Set([...code.matchAll(FUNCTION_CTOR_NAME)].slice(0, 20).map((m) => m[1] ?? '').filter((x) => x !== ''));
+  const out = new Set<string>();
+  for (const m of code.matchAll(FUNCTION_CTOR_NAME)) if (m[1] !== undefined && out.size < 20 && FUNCTION_EXPRESSION.test((m[2] ?? '').trim())) out.add(m[1]);
+  return out;
 }
 
 /**
@@ -315,7 +319,7 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
   const clientNames = new Set<string>();
   for (const m of code.matchAll(NET_MODULE_BINDING)) {
     for (const part of (m[1] ?? m[3] ?? '').split(',')) {
-      const local = part.split(/\s*(?::|\bas\b)\s*/).at(-1)?.trim();
+      const local = part.split(/[:\s]/).filter((w) => w !== '').at(-1);
       if (local !== undefined && /^[A-Za-z_$][\w$]*$/.test(local)) clientNames.add(local);
     }
     const whole = m[2] ?? m[4];

@@ -26,8 +26,8 @@ const PY_DECODE = /\b(?:b64decode|b32decode|b16decode|b85decode|a85decode|decode
 const PY_UNPICKLE = /\b(?:pickle|cPickle|dill|marshal)\s*\.\s*loads?\s*\(|\bspec_from_loader\s*\(/g;
 /** HTTP clients and connections made as objects: their `get`, `post`, `request`, `getresponse` calls fetch. */
 const PY_CLIENT = /\b(?:requests\.[Ss]ession|httpx\.(?:Async)?Client|urllib3\.PoolManager|PoolManager|aiohttp\.ClientSession|(?:http\.client\.)?HTTPS?Connection)\s*\(/;
-/** `with <client> as name` (the expression at most 300 characters on its line, and the name). */
-const WITH_AS = /\bwith\s+([^\n]{1,300}?)\s+as\s+([A-Za-z_]\w*)/g;
+/** `with <client> as name` (the expression at most 300 characters on its line, and the name; white space read once: the run after `with` whole, one character before `as`). */
+const WITH_AS = /\bwith[ \t]+(?=\S)([^\n]{1,300}?)[ \t]as[ \t]+([A-Za-z_]\w*)/g;
 
 /**
  * The calls that fetch in one file: PY_FETCH and the requests of client objects it makes (`s = requests.Session()`,

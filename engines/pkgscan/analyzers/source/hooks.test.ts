@@ -129,6 +129,13 @@ describe('loadedAsideFiles', () => {
     const loaded = loadedAsideFiles(releaseOf('npm', { 'index.js': "require('./test/setup')\n", 'test/setup.js': '', 'test/other.js': "require('./setup')\n" }), aside);
     expect([...loaded]).toEqual(['test/setup.js']);
   });
+  it("npm's prepare script's file under test/ keeps its severity (prepare runs when the package is installed from source)", () => {
+    const payload = "eval(Buffer.from('Y29uc29sZS5sb2coMSk=', 'base64').toString())\n";
+    const sev = (scripts: Record<string, string>): string | undefined =>
+      analyzeSource(releaseOf('npm', { 'index.js': '', 'test/helpers/boot.js': payload }, { scripts }), ctx).findings.find((f) => f.code === 'js_eval_decoded')?.severity;
+    expect(sev({ prepare: 'node test/helpers/boot.js' })).toBe('high');
+    expect(sev({ test: 'node test/helpers/boot.js' })).toBe('medium');
+  });
   it("a finding in such a file keeps its severity; the same file that nothing loads is read as a test's", () => {
     const payload = 'import base64\nexec(base64.b64decode("cHJpbnQoMSk="))\n';
     const sev = (init: string): string | undefined =>

@@ -148,6 +148,17 @@ function hookCommand(hook: string, command: string, line: number | null, { relea
 }
 
 /** The install hooks of an npm release, each split into what it runs; binding.gyp's commands too, since npm builds it at install. */
+/**
+ * The package files npm's `prepare` script starts (`node FILE`): it runs when the package is installed from its
+ * source (a git URL or a folder), so those files are not set aside as tests even under a test folder.
+ */
+export function prepareTargets(release: PackageRelease): string[] {
+  const command = release.metadata.scripts['prepare'];
+  if (command === undefined || command.trim() === '') return [];
+  const files = new Map(release.files.map((f) => [f.path, f]));
+  return [...hookCommand('prepare', command, null, { release, files, gyp: false }, 'package.json').targets];
+}
+
 export function npmHooks(release: PackageRelease): HookCommand[] {
   const files = new Map(release.files.map((f) => [f.path, f]));
   const textOf = (p: string): string => {
@@ -290,7 +301,7 @@ export function installTimeFiles(release: PackageRelease, hooks: readonly HookCo
 }
 
 /** Python imports: `from .mod import a, b` (dots, module, names) and `import a.b, c`. */
-const PY_FROM = /^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w., \t]+)/gm;
+const PY_FROM = /^[ \t]*from[ \t]+(\.*)(\w[\w.]*|(?<=\.))[ \t]+import[ \t]+\(?([\w., \t]+)/gm;
 const PY_IMPORT = /^[ \t]*import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*)/gm;
 
 /** The package files a Python module's imports name: relative ones from its folder, absolute ones from the archive's root. */

@@ -8,7 +8,7 @@ import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFindin
 import { decodedTexts } from './decoded.js';
 import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
 import { foldGluedLiterals } from './glue.js';
-import { directImports, installTimeFiles, loadedAsideFiles, npmHooks, type HookCommand } from './hooks.js';
+import { directImports, installTimeFiles, loadedAsideFiles, npmHooks, prepareTargets, type HookCommand } from './hooks.js';
 import { loadRules, type CompiledRule } from './rules.js';
 import { boundMatch, languageOf, MAX_SCAN_BYTES, readJs, stripPythonComments, type JsSource, type SourceLanguage } from './text.js';
 
@@ -38,7 +38,7 @@ interface Unit {
   readonly offsetBase?: number;
 }
 
-/** Folders of tests, examples, docs and benchmarks: not run on install or import unless an install-time file or the package's own code loads them. */
+/** Folders of tests, examples, docs and benchmarks: not run on install or import unless an install-time file, npm's `prepare` script or the package's own code loads them. */
 const AUXILIARY = /(?:^|\/)(?:tests?|testing|__tests__|spec|specs|examples?|docs?|benchmarks?|bench|fixtures?|dev)\/|(?:^|\/)(?:test_[^/]*|[^/]*_test|conftest)\.py$|\.(?:test|spec)\.[cm]?[jt]sx?$/i;
 const LOWER: Readonly<Record<Severity, Severity>> = { info: 'info', low: 'info', medium: 'low', high: 'medium', critical: 'high' };
 
@@ -173,6 +173,7 @@ function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding
   const hooks = release.ecosystem === 'npm' ? npmHooks(release) : [];
   const installTime = installTimeFiles(release, hooks);
   const loaded = loadedAsideFiles(release, (p) => AUXILIARY.test(p));
+  if (release.ecosystem === 'npm') for (const t of prepareTargets(release)) loaded.add(t);
   const units: Unit[] = [];
   const skipped: ScanFinding[] = [];
   for (const h of hooks) {
