@@ -143,6 +143,13 @@ describe('loadedAsideFiles', () => {
     expect(sev('from .testing import fixtures\n')).toBe('high');
     expect(sev('x = 1\n')).toBe('medium');
   });
+  it("Django's tests.py is a test module like test_x.py", () => {
+    const payload = 'import base64\nexec(base64.b64decode("cHJpbnQoMSk="))\n';
+    const sev = (file: string): string | undefined => analyzeSource(releaseOf('pypi', { 'app/__init__.py': '', [file]: payload }), ctx).findings.find((f) => f.code === 'py_exec_decoded')?.severity;
+    expect(sev('app/tests.py')).toBe('medium');
+    expect(sev('app/test_views.py')).toBe('medium');
+    expect(sev('app/views.py')).toBe('high');
+  });
 });
 
 describe('chains across files that load one another', () => {

@@ -350,10 +350,15 @@ export function loadedAsideFiles(release: PackageRelease, aside: (file: string) 
     return found;
   };
   let frontier: string[] = [];
-  for (const f of release.files) if (!aside(f.path)) for (const t of read(f.path)) if (aside(t) && !out.has(t)) (out.add(t), frontier.push(t));
+  const take = (t: string, into: string[]): void => {
+    if (!aside(t) || out.has(t)) return;
+    out.add(t);
+    into.push(t);
+  };
+  for (const f of release.files) if (!aside(f.path)) for (const t of read(f.path)) take(t, frontier);
   for (let depth = 0; depth < 3 && frontier.length > 0 && out.size < 60; depth++) {
     const next: string[] = [];
-    for (const p of frontier) for (const t of read(p)) if (aside(t) && !out.has(t)) (out.add(t), next.push(t));
+    for (const p of frontier) for (const t of read(p)) take(t, next);
     frontier = next;
   }
   return out;

@@ -38,8 +38,8 @@ interface Unit {
   readonly offsetBase?: number;
 }
 
-/** Folders of tests, examples, docs and benchmarks: not run on install or import unless an install-time file, npm's `prepare` script or the package's own code loads them. */
-const AUXILIARY = /(?:^|\/)(?:tests?|testing|__tests__|spec|specs|examples?|docs?|benchmarks?|bench|fixtures?|dev)\/|(?:^|\/)(?:test_[^/]*|[^/]*_test|conftest)\.py$|\.(?:test|spec)\.[cm]?[jt]sx?$/i;
+/** Folders of tests, examples, docs and benchmarks, and Python test modules (`test_x.py`, `x_test.py`, Django's `tests.py`): not run on install or import unless an install-time file, npm's `prepare` script or the package's own code loads them. */
+const AUXILIARY = /(?:^|\/)(?:tests?|testing|__tests__|spec|specs|examples?|docs?|benchmarks?|bench|fixtures?|dev)\/|(?:^|\/)(?:test_[^/]*|[^/]*_test|tests?|conftest)\.py$|\.(?:test|spec)\.[cm]?[jt]sx?$/i;
 const LOWER: Readonly<Record<Severity, Severity>> = { info: 'info', low: 'info', medium: 'low', high: 'medium', critical: 'high' };
 
 /** The texts hidden in the file's literals (decoded.ts), each read by the rules as part of the file. */
