@@ -327,19 +327,16 @@ function pyImported(file: string, text: string, files: ReadonlyMap<string, Relea
 }
 
 /**
- * Files of test, example or fixture folders (`aside`) that the package's own code loads: a module the package's
- * `__init__` imports from its `testing/` folder runs whenever the package is imported, so it is not set aside. Followed
- * from every file not set aside, three steps through the files it reaches.
+ * A reader of the package files a file loads directly: a Python module's imports of package modules, a JavaScript
+ * file's relative requires and imports (other files, and files over 2 MiB, load none).
  */
-export function loadedAsideFiles(release: PackageRelease, aside: (file: string) => boolean): Set<string> {
+function importReader(release: PackageRelease): (file: string) => string[] {
   const files = new Map(release.files.map((f) => [f.path, f]));
-  const out = new Set<string>();
-  const py = release.ecosystem !== 'npm';
-  const read = (p: string): string[] => {
+  return (p) => {
     const data = files.get(p)?.data;
     if (!data || data.length > 2 * 1024 * 1024) return [];
     const text = Buffer.from(data).toString('utf8');
-    if (py) return p.endsWith('.py') ? pyImported(p, text, files) : [];
+    if (p.endsWith('.py')) return pyImported(p, text, files);
     if (!/\.[cm]?js$/.test(p)) return [];
     const found: string[] = [];
     for (const m of text.matchAll(LOCAL_JS)) {
@@ -349,6 +346,16 @@ export function loadedAsideFiles(release: PackageRelease, aside: (file: string) 
     }
     return found;
   };
+}
+
+/**
+ * Files of test, example or fixture folders (`aside`) that the package's own code loads: a module the package's
+ * `__init__` imports from its `testing/` folder runs whenever the package is imported, so it is not set aside. Followed
+ * from every file not set aside, three steps through the files it reaches.
+ */
+export function loadedAsideFiles(release: PackageRelease, aside: (file: string) => boolean): Set<string> {
+  const read = importReader(release);
+  const out = new Set<string>();
   let frontier: string[] = [];
   const take = (t: string, into: string[]): void => {
     if (!aside(t) || out.has(t)) return;
@@ -364,27 +371,8 @@ export function loadedAsideFiles(release: PackageRelease, aside: (file: string) 
   return out;
 }
 
-/**
- * The package files each of `from` loads directly: a Python module's imports of package modules, a JavaScript file's
- * relative requires and imports. Files over 2 MiB are not read.
- */
+/** The package files each of `from` loads directly (importReader). */
 export function directImports(release: PackageRelease, from: ReadonlySet<string>): Map<string, string[]> {
-  const files = new Map(release.files.map((f) => [f.path, f]));
-  const out = new Map<string, string[]>();
-  for (const p of from) {
-    const data = files.get(p)?.data;
-    if (!data || data.length > 2 * 1024 * 1024) continue;
-    const text = Buffer.from(data).toString('utf8');
-    if (p.endsWith('.py')) out.set(p, pyImported(p, text, files));
-    else if (/\.[cm]?js$/.test(p)) {
-      const found: string[] = [];
-      for (const m of text.matchAll(LOCAL_JS)) {
-        const spec = m[1] ?? m[2];
-        const r = spec === undefined ? null : resolveIn(files, path.dirname(p), spec);
-        if (r !== null) found.push(r);
-      }
-      out.set(p, found);
-    }
-  }
-  return out;
+  const read = importReader(release);
+  return new Map([...from].map((p) => [p, read(p)]));
 }
