@@ -17,6 +17,7 @@ const ESCAPED_LITERAL = /(['"`])((?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){8,})\1/
 const CHAR_CODES = /[[(]\s*\d{2,3}(?:\s*,\s*\d{2,3}){11,}\s*(?:,\s*)?[\])]/g;
 /** A character code shifted by a constant as it is turned into a character: `chr(c - 7)`, `fromCharCode(x ^ 0x2a)`. */
 const CHAR_SHIFT = /\b(?:chr|fromCharCode)\s*\(\s*[\w$]{1,30}\s*([-+^])\s*(\d{1,3})\s*\)/g;
+/** A printable ASCII character, a tab or a line break. */
 const printable = (c: number): boolean => (c >= 32 && c < 127) || c === 9 || c === 10 || c === 13;
 /** Words of commands and addresses written backwards (`//:sptth`, `lruc`, `ssecorp_dlihc`). */
 const REVERSED_WORDS = /\/\/:s?ptth|\blruc\b|\btegw\b|llehsrewop|ssecorp_dlihc|ssecorpbus|metsys\.so|hs\/nib\//gi;
@@ -37,8 +38,7 @@ export function readable(s: string): boolean {
   if (s.length < 8) return false;
   let ok = 0;
   for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if ((c >= 32 && c < 127) || c === 9 || c === 10 || c === 13) ok++;
+    if (printable(s.charCodeAt(i))) ok++;
   }
   return ok / s.length > 0.95 && /[a-z]{3}/i.test(s) && /[\s/.:(]/.test(s);
 }
@@ -76,10 +76,11 @@ export function pickleText(b: Buffer): string | null {
   const out: string[] = [];
   let name = false;
   for (const line of text.split('\n')) {
+    const opensGlobal: boolean = !name && /^\(*c/.test(line);
     if (name) out.push(line);
-    else if (/^\(*c/.test(line)) out.push(line.replace(/^\(*c/, ''));
+    else if (opensGlobal) out.push(line.replace(/^\(*c/, ''));
     else out.push(line.replace(/^\(*(?:V|S')/, '').replace(/'$/, ''));
-    name = !name && /^\(*c/.test(line);
+    name = opensGlobal;
   }
   return out.join('\n');
 }

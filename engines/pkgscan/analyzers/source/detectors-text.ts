@@ -30,12 +30,21 @@ const PY_CLIENT = /\b(?:requests\.[Ss]ession|httpx\.(?:Async)?Client|urllib3\.Po
 const WITH_AS = /\bwith[ \t]+(?=\S)([^\n]{1,300}?)[ \t]as[ \t]+([A-Za-z_]\w*)/g;
 
 /**
+ * A file's functions that return something, each name with the first 40 lines of its body (parameters read up to
+ * 2,000 characters, so a file of unclosed `def f(` lines is not read to its end from each of them).
+ */
+function returningFunctions(code: string): { name: string; body: string }[] {
+  const out: { name: string; body: string }[] = [];
+  for (const m of code.matchAll(/^([ \t]*)def\s+(\w+)\s*\([^)]{0,2000}\)\s*:([^\n]*\n(?:(?:\1[ \t][^\n]*|[ \t]*)\n){0,40})/gm)) if (m[2] && m[3] && /\breturn\b/.test(m[3])) out.push({ name: m[2], body: m[3] });
+  return out;
+}
+
+/**
  * The calls that fetch in one file: PY_FETCH and the requests of client objects it makes (`s = requests.Session()`,
  * `pool = urllib3.PoolManager()`, `with _session() as s:` where `_session` returns one).
  */
-function pyFetchPattern(code: string, assignments: readonly RegExpMatchArray[]): RegExp {
-  const makers: string[] = [];
-  for (const m of code.matchAll(/^([ \t]*)def\s+(\w+)\s*\([^)]{0,2000}\)\s*:([^\n]*\n(?:(?:\1[ \t][^\n]*|[ \t]*)\n){0,40})/gm)) if (m[2] && m[3] && PY_CLIENT.test(m[3]) && /\breturn\b/.test(m[3])) makers.push(m[2]);
+function pyFetchPattern(code: string, assignments: readonly RegExpMatchArray[], functions: readonly { name: string; body: string }[]): RegExp {
+  const makers = functions.filter((f) => PY_CLIENT.test(f.body)).map((f) => f.name);
   const maker = makers.length > 0 ? new RegExp(`${PY_CLIENT.source}|\\b(?:${makers.slice(0, 50).join('|')})\\s*\\(`) : PY_CLIENT;
   const clients = new Set<string>();
   for (const m of assignments) if (m[1] && m[2] && clients.size < 50 && maker.test(m[2])) clients.add(m[1]);
@@ -147,9 +156,9 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
   const aliases: string[] = [];
   for (const m of code.matchAll(IMPORT_AS)) if (m[2]) aliases.push(m[2]);
   for (const m of code.matchAll(/\b(?:exec|eval)\s+as\s+(\w+)/g)) if (m[1]) aliases.push(m[1]);
-  // functions that decode and return: `def b64d(s): ... return base64.b64decode(s)` (parameters up to 2,000 characters, so
-  // a file of unclosed `def f(` lines is not read to its end from each of them)
-  for (const m of code.matchAll(/^([ \t]*)def\s+(\w+)\s*\([^)]{0,2000}\)\s*:([^\n]*\n(?:(?:\1[ \t][^\n]*|[ \t]*)\n){0,40})/gm)) if (m[2] && m[3] && PY_DECODE.test(m[3]) && /\breturn\b/.test(m[3])) aliases.push(m[2]);
+  // functions that decode and return: `def b64d(s): ... return base64.b64decode(s)`
+  const functions = returningFunctions(code);
+  for (const f of functions) if (PY_DECODE.test(f.body)) aliases.push(f.name);
   const decode = aliases.length > 0 ? new RegExp(`${PY_DECODE.source}|\\b(?:${aliases.join('|')})\\s*\\(`) : PY_DECODE;
   const tainted = new Set<string>();
   const assignments = [...code.matchAll(/^[ \t]*([A-Za-z_]\w*)\s*=\s*([^\n]{1,4000})/gm)];
@@ -167,7 +176,7 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
   const taint = anyName(tainted);
   // names holding a download (`payload = requests.get(u).text`, `r = urlopen(u)` then `code = r.read()`): run by
   // exec/eval/compile they are fetched code, as a fetch written inside the call is
-  const fetches = pyFetchPattern(code, assignments);
+  const fetches = pyFetchPattern(code, assignments, functions);
   // what each name is bound to: assignments, `with <expr> as name` (a response opened as a context), and a loop's
   // name over what it walks (`for cmd in tasks:`)
   const bound: [string, string][] = assignments.map((m, i) => [m[1] ?? '', blanked[i]!]);
@@ -203,7 +212,8 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
     const fetchedArg = (codeSink || m.loader === true) && (fetches.test(args) || (fetchTaint !== null && fetchTaint.test(argNames)));
     // a process call whose command is data it received (`os.system(cmd)`, `create_subprocess_shell(task)` where the
     // name holds a response or walks one): a command line written out with a fetched value in it (a version) is not
-    const receivedCommand = !codeSink && m.loader !== true && fetchTaint !== null && RECEIVED.test(topLevelArgs(args)[0] ?? '') && fetchTaint.test(topLevelArgs(args)[0] ?? '');
+    const command = !codeSink && m.loader !== true && fetchTaint !== null ? (topLevelArgs(args)[0] ?? '') : '';
+    const receivedCommand = fetchTaint !== null && RECEIVED.test(command) && fetchTaint.test(command);
     if (m.loader === true ? fetchedArg : decode.test(args) || reversed || fetchedArg || receivedCommand || (taint !== null && taint.test(argNames))) hits.push({ offset: m.index, text: code.slice(m.index, open) + args });
     if (hits.length > 50) break;
   }

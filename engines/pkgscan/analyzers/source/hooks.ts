@@ -147,7 +147,6 @@ function hookCommand(hook: string, command: string, line: number | null, { relea
   return { hook, command, line, ordinary, targets, inline, shell, file };
 }
 
-/** The install hooks of an npm release, each split into what it runs; binding.gyp's commands too, since npm builds it at install. */
 /**
  * The package files npm's `prepare` script starts (`node FILE`): it runs when the package is installed from its
  * source (a git URL or a folder), so those files are not set aside as tests even under a test folder.
@@ -159,6 +158,7 @@ export function prepareTargets(release: PackageRelease): string[] {
   return [...hookCommand('prepare', command, null, { release, files, gyp: false }, 'package.json').targets];
 }
 
+/** The install hooks of an npm release, each split into what it runs; binding.gyp's commands too, since npm builds it at install. */
 export function npmHooks(release: PackageRelease): HookCommand[] {
   const files = new Map(release.files.map((f) => [f.path, f]));
   const textOf = (p: string): string => {
@@ -263,6 +263,17 @@ export function gypCommands(text: string): { command: string; line: number }[] {
 const LOCAL_JS = /\brequire\s*\(\s*['"`](\.{1,2}(?:\/[^'"`]*)?)['"`]\s*\)|\bimport\s*(?:[^'"`;]{0,300}?\sfrom\s*)?['"`](\.{1,2}\/[^'"`]+)['"`]/g;
 const LOCAL_PY = /^[ \t]*(?:from\s+\.?([A-Za-z_][\w.]*)\s+import|import\s+([A-Za-z_][\w.]*))/gm;
 
+/** The package files a JavaScript file's relative requires and imports resolve to. */
+function jsRequired(files: ReadonlyMap<string, ReleaseFile>, file: string, text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(LOCAL_JS)) {
+    const spec = m[1] ?? m[2];
+    const r = spec === undefined ? null : resolveIn(files, path.dirname(file), spec);
+    if (r !== null) found.push(r);
+  }
+  return found;
+}
+
 /** Package files that run at install: npm hook targets and the local files they require (3 levels), setup.py and the package modules it imports, and .pth files. */
 export function installTimeFiles(release: PackageRelease, hooks: readonly HookCommand[]): Set<string> {
   const files = new Map(release.files.map((f) => [f.path, f]));
@@ -282,12 +293,7 @@ export function installTimeFiles(release: PackageRelease, hooks: readonly HookCo
       if (!data || data.length > 2 * 1024 * 1024) continue;
       const text = Buffer.from(data).toString('utf8');
       if (release.ecosystem === 'npm') {
-        for (const m of text.matchAll(LOCAL_JS)) {
-          const spec = m[1] ?? m[2];
-          if (spec === undefined) continue;
-          const r = resolveIn(files, path.dirname(p), spec);
-          if (r !== null && !out.has(r)) next.push(r);
-        }
+        for (const r of jsRequired(files, p, text)) if (!out.has(r)) next.push(r);
       } else if (depth === 0) {
         for (const m of text.matchAll(LOCAL_PY)) {
           const mod = (m[1] ?? m[2] ?? '').replace(/\./g, '/');
@@ -337,14 +343,7 @@ function importReader(release: PackageRelease): (file: string) => string[] {
     if (!data || data.length > 2 * 1024 * 1024) return [];
     const text = Buffer.from(data).toString('utf8');
     if (p.endsWith('.py')) return pyImported(p, text, files);
-    if (!/\.[cm]?js$/.test(p)) return [];
-    const found: string[] = [];
-    for (const m of text.matchAll(LOCAL_JS)) {
-      const spec = m[1] ?? m[2];
-      const r = spec === undefined ? null : resolveIn(files, path.dirname(p), spec);
-      if (r !== null) found.push(r);
-    }
-    return found;
+    return /\.[cm]?js$/.test(p) ? jsRequired(files, p, text) : [];
   };
 }
 
