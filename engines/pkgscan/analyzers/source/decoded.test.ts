@@ -85,5 +85,10 @@ describe('character codes shifted by a constant the file applies', () => {
     const p4 = Buffer.concat([Buffer.from([0x80, 4, 0x95, 0, 0, 0, 0, 0, 0, 0, 0, 0x8c, 5]), Buffer.from('posix'), Buffer.from([0x94, 0x8c, 6]), Buffer.from('system'), Buffer.from([0x94, 0x93, 0x94, 0x8c, 2]), Buffer.from('id'), Buffer.from([0x94, 0x85, 0x94, 0x52, 0x94, 0x2e])]);
     expect(pickleText(p4)?.split('\n').slice(0, 3)).toEqual(['posix', 'system', 'id']);
     expect(pickleText(Buffer.from('plain text, not a pickle'))).toBeNull();
+    // truncated or damaged pickles give what they hold, without throwing
+    expect(pickleText(p4.subarray(0, 20))?.split('\n')).toEqual(['posix']);
+    expect(pickleText(Buffer.from([0x80, 4, 0xff, 0xfe]))).toBe('');
+    expect(pickleText(Buffer.from('cposix\nsys', 'latin1'))).toBeNull();
+    expect(pickleText(Buffer.alloc(0))).toBeNull();
   });
 });

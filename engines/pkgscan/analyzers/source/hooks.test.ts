@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora, REPO_ROOT } from '../../../../test/corpora.js';
 import { openRelease } from '../../package/open.js';
 import { releaseOf } from '../release.fixture.js';
-import { commandParts, gypCommands, loadedAsideFiles, npmHooks } from './hooks.js';
+import { commandParts, directImports, gypCommands, loadedAsideFiles, npmHooks } from './hooks.js';
 import { analyzeSource } from './index.js';
 
 const ctx = { resourcesDir: path.join(REPO_ROOT, 'resources'), internalNamespaces: [] };
@@ -103,6 +103,14 @@ describe.runIf(hasCorpora())('a real native addon', () => {
     expect(gyp.length).toBeGreaterThan(0);
     expect(gyp.every((h) => h.ordinary && !h.shell)).toBe(true);
     expect(gyp.map((h) => h.command)).toContain(`node -p "require('node-addon-api').targets"`);
+  });
+  it("Jinja2's sdist (read as bytes): its package's relative imports resolve to its modules, and nothing of the package loads its tests", () => {
+    const bytes = new Uint8Array(readFileSync(corpusPath('packages', 'benign', 'pypi', 'Jinja2-3.1.2.tar.gz')));
+    const release = openRelease(bytes, { filename: 'Jinja2-3.1.2.tar.gz' });
+    const init = release.files.find((f) => f.path.endsWith('jinja2/__init__.py'))?.path ?? '';
+    const imported = directImports(release, new Set([init])).get(init) ?? [];
+    expect(imported).toEqual(expect.arrayContaining([init.replace('__init__.py', 'environment.py'), init.replace('__init__.py', 'exceptions.py')]));
+    expect([...loadedAsideFiles(release, (p) => /(?:^|\/)tests?\//.test(p))]).toEqual([]);
   });
 });
 
