@@ -338,14 +338,22 @@ function pyImported(file: string, text: string, files: ReadonlyMap<string, Relea
  */
 function importReader(release: PackageRelease): (file: string) => string[] {
   const files = new Map(release.files.map((f) => [f.path, f]));
+  let read = importsRead.get(release);
+  if (read === undefined) importsRead.set(release, (read = new Map()));
+  const known = read;
   return (p) => {
+    const hit = known.get(p);
+    if (hit !== undefined) return hit;
     const data = files.get(p)?.data;
-    if (!data || data.length > 2 * 1024 * 1024) return [];
-    const text = Buffer.from(data).toString('utf8');
-    if (p.endsWith('.py')) return pyImported(p, text, files);
-    return /\.[cm]?js$/.test(p) ? jsRequired(files, p, text) : [];
+    const text = !data || data.length > 2 * 1024 * 1024 ? null : Buffer.from(data).toString('utf8');
+    const out = text === null ? [] : p.endsWith('.py') ? pyImported(p, text, files) : /\.[cm]?js$/.test(p) ? jsRequired(files, p, text) : [];
+    known.set(p, out);
+    return out;
   };
 }
+
+/** The imports read of each release's files, kept while the release is (the aside files and the linked flows read them both). */
+const importsRead = new WeakMap<PackageRelease, Map<string, string[]>>();
 
 /**
  * Files of test, example or fixture folders (`aside`) that the package's own code loads: a module the package's

@@ -5,6 +5,7 @@ import { SEVERITY_RANK as RANK } from '../../vocabulary.js';
 import { buildChains, LINKED_FLOW, type ChainInput } from '../chains.js';
 import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
+import { assembledAddresses } from './assembled.js';
 import { decodedTexts } from './decoded.js';
 import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
 import { foldGluedLiterals } from './glue.js';
@@ -45,7 +46,7 @@ const LOWER: Readonly<Record<Severity, Severity>> = { info: 'info', low: 'info',
 /** The texts hidden in the file's literals (decoded.ts), each read by the rules as part of the file. */
 function decodedUnits(unit: Unit, code: string): Unit[] {
   const lines = new LineIndex(code);
-  return decodedTexts(code).map((d) => ({ file: unit.file, language: unit.language, text: d.text, installTime: unit.installTime, lineBase: unit.lineBase + lines.lineOf(d.offset), auxiliary: unit.auxiliary, decoded: true }));
+  return [...decodedTexts(code), ...assembledAddresses(code)].map((d) => ({ file: unit.file, language: unit.language, text: d.text, installTime: unit.installTime, lineBase: unit.lineBase + lines.lineOf(d.offset), auxiliary: unit.auxiliary, decoded: true }));
 }
 
 interface RuleHit {
@@ -89,6 +90,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
     if (signal?.aborted) break;
     if (!rule.languages.has(unit.language)) continue;
     if (rule.onlyInInstallHook && !unit.installTime) continue;
+    if (rule.onlyInDecoded && unit.decoded !== true) continue;
     const pre = rule.rawText ? unit.text : raw;
     if (!rule.all.every((re) => tests(re, pre))) continue;
     // a rule may have patterns, a detector, or both (hits of either)
@@ -192,26 +194,48 @@ function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding
   return { units, skipped };
 }
 
-/**
- * The flow of each file with findings: files that load one another directly (a module that reads credentials and the
- * module that imports it and sends what it returns) share one (`LINKED_FLOW` and the first file's path), any other file
- * is a flow of its own (`file:` and its path).
- */
-function linkedFlows(release: PackageRelease, withFindings: ReadonlySet<string>): (file: string) => string {
+/** The most code files a program of files joined by imports may have for all of them to share one flow. */
+const SMALL_PROGRAM_FILES = 30;
+
+/** Union-find over file paths: `join` two, `root` of one. */
+function unions(): { join: (a: string, b: string) => void; root: (f: string) => string; has: (f: string) => boolean } {
   const parent = new Map<string, string>();
   const root = (f: string): string => {
     let r = f;
     while (parent.has(r) && parent.get(r) !== r) r = parent.get(r)!;
     return r;
   };
-  for (const [from, targets] of directImports(release, withFindings))
+  const join = (x: string, y: string): void => {
+    const [a, b] = [root(x), root(y)].sort();
+    if (a !== b) parent.set(b!, a!);
+    if (!parent.has(a!)) parent.set(a!, a!);
+  };
+  return { join, root, has: (f) => parent.has(f) };
+}
+
+/**
+ * The flow of each file with findings. A small program (at most SMALL_PROGRAM_FILES code files joined by imports: a
+ * module that reads credentials, the module that sends, the module that holds the address and the one that calls them
+ * all) is one flow; in a larger one only files with findings that load one another directly share one (a big
+ * package's environment dump and its paste command are different features). A shared flow is `LINKED_FLOW` and the
+ * first file's path; any other file is a flow of its own (`file:` and its path). Only collected data and a destination
+ * of its own pair across files (chains.ts).
+ */
+function linkedFlows(release: PackageRelease, withFindings: ReadonlySet<string>): (file: string) => string {
+  const code = new Set(release.files.filter((f) => !AUXILIARY.test(f.path) && /\.(?:py|[cm]?js)$/.test(f.path)).map((f) => f.path));
+  for (const f of withFindings) code.add(f);
+  const imports = directImports(release, code);
+  const programs = unions();
+  for (const [from, targets] of imports) for (const t of targets) programs.join(from, t);
+  const size = new Map<string, number>();
+  for (const f of code) size.set(programs.root(f), (size.get(programs.root(f)) ?? 0) + 1);
+  const flows = unions();
+  for (const [from, targets] of imports)
     for (const t of targets) {
-      if (t === from || !withFindings.has(t)) continue;
-      const [a, b] = [root(from), root(t)].sort();
-      if (a !== b) parent.set(b!, a!);
-      if (!parent.has(a!)) parent.set(a!, a!);
+      if (t === from) continue;
+      if ((size.get(programs.root(from)) ?? 0) <= SMALL_PROGRAM_FILES || (withFindings.has(from) && withFindings.has(t))) flows.join(from, t);
     }
-  return (file) => (parent.has(file) ? `${LINKED_FLOW}${root(file)}` : `file:${file}`);
+  return (file) => (withFindings.has(file) && flows.has(file) ? `${LINKED_FLOW}${flows.root(file)}` : `file:${file}`);
 }
 
 /** A chain as a finding too (code `attack_chain`), so policies that block on a high finding see it; the risk score counts it once. */

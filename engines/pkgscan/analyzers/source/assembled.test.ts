@@ -1,0 +1,45 @@
+// The addresses a file assembles from literal pieces: the forms read, the look-alikes left alone, and large or broken input.
+import { describe, expect, it } from 'vitest';
+import { assembledAddresses, isNetworkAddress } from './assembled.js';
+
+const texts = (code: string): string[] => assembledAddresses(code).map((d) => d.text);
+
+describe('addresses assembled from literal pieces', () => {
+  it('reads joins in place and through a name, in Python and JavaScript', () => {
+    expect(texts('HOST = ".".join(["smtp", "mailfwd-relay", "net"])\n')).toEqual(['smtp.mailfwd-relay.net']);
+    expect(texts('_h = ["smtp", "relay", "net"]\nHOST = ".".join(_h)\n')).toEqual(['smtp.relay.net']);
+    expect(texts("const parts = ['mx4', 'relaydesk', 'email'];\nmodule.exports = { host: parts.join('.') };\n")).toEqual(['mx4.relaydesk.email']);
+    expect(texts("host: [203, 0, 113, 74].join('.'),\n")).toEqual(['203.0.113.74']);
+    expect(texts('SINK = (".".join(map(str, [203, 0, 113, 200])), 5353)\n')).toEqual(['203.0.113.200']);
+    expect(texts('_A = (198, 51, 100, 140)\nADDRESS = (".".join(str(o) for o in _A), 5140)\n')).toEqual(['198.51.100.140']);
+  });
+
+  it('turns pieces and their order round, decodes character codes, and adds literals glued on', () => {
+    const webpack = 'var u = [".npmrc"], c = ["moc", "nrettap-rdc", "sutats-erahs"];\nvar y = c.map(function (q) { return q.split("").reverse().join(""); }).reverse().join(".");\n';
+    expect(texts(webpack)).toEqual(['share-status.cdr-pattern.com']);
+    expect(texts("const H = [119, 115, 115, 58, 47, 47, 97, 98, 46, 120, 121, 122];\nnew WebSocket(String.fromCharCode(...H));\n")).toEqual(['wss://ab.xyz']);
+    expect(texts('_HOST = "-".join(["broker", "qn7x"]) + ".hivelane.cloud"\n')).toEqual(['broker-qn7x.hivelane.cloud']);
+    expect(texts("const relay = 'ved.epip-ovxek.yaler'.split('').reverse().join('');\n")).toEqual(['relay.kexvo-pipe.dev']);
+    expect(texts('_ZONE = "ved.epip-ovxek.yaler"[::-1]\n')).toEqual(['relay.kexvo-pipe.dev']);
+  });
+
+  it('leaves versions, private addresses, file names, labels and separators of other lists alone', () => {
+    expect(texts("const v = [1, 2, 0, 0].join('.');\nconst lo = [127, 0, 0, 1].join('.');\nconst f = ['index', 'js'].join('.');\n")).toEqual([]);
+    expect(texts('__version__ = ".".join(map(str, (1, 4, 2)))\nNAME = "-".join(["scratch", "pool"])\n')).toEqual([]);
+    // a list joined with '' on a line where another list is joined with '.' keeps its own separator
+    expect(texts("const proto = ['mq', 'tt'].join('');\nconst url = `${proto}://${host.join('.')}`;\n")).toEqual([]);
+    expect(texts("const words = ['alpha', 'beta'].join(', ');\n")).toEqual([]);
+  });
+
+  it('tells addresses from other text', () => {
+    for (const a of ['https://x.example/p', 'relay.kvexo-pipe.dev', 'mx4.relaydesk.email:465', '203.0.113.9', 'wss://stream.example.online/b']) expect(isNetworkAddress(a), a).toBe(true);
+    for (const n of ['10.0.0.1', '192.168.1.20', '1.2.3.4', 'module.exports', 'index.js', 'setup.py', 'a b.com', '999.1.1.1']) expect(isNetworkAddress(n), n).toBe(false);
+  });
+
+  it('stays bounded on large, unclosed and broken input', () => {
+    expect(texts(`x = [${'"a", '.repeat(100_000)}`)).toEqual([]);
+    expect(texts(`const c = ['a', 'b'];\n${'c.map(('.repeat(20_000)}`)).toEqual([]);
+    expect(texts('"'.repeat(50_000) + '.join(')).toEqual([]);
+    expect(texts('')).toEqual([]);
+  });
+});

@@ -1,0 +1,202 @@
+// Network addresses a file assembles at run time from pieces that are not an address as written: a list of literals
+// joined (`".".join(["smtp", "relay", "net"])`, `[203, 0, 113, 9].join('.')`, a list held by a name and joined where
+// it is used), its pieces or their order turned round (`.split('').reverse().join('')`, `[::-1]`), or character codes
+// turned into text. Code that talks to its own service writes the address out; one put together from fragments is
+// kept from a reader's eye and from a grep for hosts. Only texts that read as an address (a URL, a host name under a
+// known top-level domain, a public IPv4 address) are returned, for the rules to read as decoded data.
+import type { DecodedText } from './decoded.js';
+
+/** Two to sixty-four pieces in brackets or parentheses, each a one-line string without escapes or a whole number. */
+const LIST = /[[(]\s*(?:'[^'\\\n]{0,100}'|"[^"\\\n]{0,100}"|\d{1,5})(?:\s*,\s*(?:'[^'\\\n]{0,100}'|"[^"\\\n]{0,100}"|\d{1,5})){1,63}(?:\s*,)?\s*[\])]/g;
+const PIECE_ONE = /'[^'\\\n]{0,100}'|"[^"\\\n]{0,100}"|\d{1,5}/g;
+/** One literal followed by the idiom that turns it round (`'moc.elpmaxe'[::-1]`, `.split('').reverse().join('')`). */
+const TURNED_LITERAL = /(['"`])([^'"`\\\n]{4,200})\1\s*(?:\[\s*::\s*-1\s*\]|\.\s*split\s*\(\s*(['"`])\3\s*\)\s*\.\s*reverse\s*\(\s*\)\s*\.\s*join\s*\(\s*(['"`])\4\s*\))/g;
+const MAX_LISTS = 400;
+const MAX_USES = 6;
+const CONTEXT = 300;
+
+/** Top-level domains an address plausibly ends in (every two-letter country code but those that are file extensions of code). */
+const TLDS = new Set(
+  (
+    'com net org info biz xyz top site online dev app live pro email cloud tech store shop space fun click link icu club vip ' +
+    'host website digital network systems tools services global world today life run page blog news media zone one win ' +
+    'bid loan work party review stream download racing science date trade cricket accountant faith men gdn'
+  ).split(' '),
+);
+const CODE_EXTENSIONS = new Set(['js', 'py', 'ts', 'md', 'sh', 'so', 'gz', 'rb', 'rs', 'pl', 'pm', 'ps', 'cs', 'mk', 'in', 'el', 'ml', 'hs', 'cc', 'db']);
+const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,8}([a-z]{2,12})(?::\d{1,5})?$/i;
+const URL_TEXT = /^(?:https?|wss?|ftps?|mqtts?|tcp|ssh|irc):\/\/[^\s'"`<>]{3,200}$/i;
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?::\d{1,5})?$/;
+
+function publicAddress(octets: readonly number[]): boolean {
+  const [a = 0, b = 0] = octets;
+  if (octets.some((o) => o > 255)) return false;
+  if (a === 0 || a === 10 || a === 127 || a >= 224 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) return false;
+  // a version written as four numbers (1.2.0.0) is not an address: an address has a part of three digits
+  return octets.some((o) => o >= 100);
+}
+
+/** A URL, a host name under a known top-level domain, or a public IPv4 address (with a port or not). */
+export function isNetworkAddress(s: string): boolean {
+  if (URL_TEXT.test(s)) return true;
+  const ip = IPV4.exec(s);
+  if (ip) return publicAddress(ip.slice(1, 5).map(Number));
+  const host = HOST.exec(s);
+  if (!host) return false;
+  const tld = (host[1] ?? '').toLowerCase();
+  return /[a-z]/i.test(s.replace(/\.[a-z]+(?::\d+)?$/i, '')) && (TLDS.has(tld) || (tld.length === 2 && !CODE_EXTENSIONS.has(tld)));
+}
+
+function pieceValue(p: string): { text: string; number: boolean } {
+  return p.startsWith("'") || p.startsWith('"') ? { text: p.slice(1, -1), number: false } : { text: p, number: true };
+}
+
+function reverseText(s: string): string {
+  return [...s].reverse().join('');
+}
+
+/** The name a list is assigned to (`_h = [...]`, `const parts = [...]`, `, c = [...]`), or null. */
+function assignedName(code: string, at: number): string | null {
+  const before = code.slice(Math.max(0, at - 80), at);
+  const m = /(?:^|[\s,;(])(?:const\s+|let\s+|var\s+)?([A-Za-z_$][\w$]{0,60})\s*=\s*$/.exec(before);
+  return m ? (m[1] ?? null) : null;
+}
+
+/** Where a list is used: the line before it (at most CONTEXT characters) and after it. */
+interface Use {
+  readonly before: string;
+  readonly after: string;
+}
+
+function useAt(code: string, at: number, end: number): Use {
+  const from = Math.max(code.lastIndexOf('\n', at - 1) + 1, at - CONTEXT);
+  const nl = code.indexOf('\n', end);
+  const to = Math.min(nl === -1 ? code.length : nl, end + CONTEXT);
+  return { before: code.slice(from, at), after: code.slice(end, to) };
+}
+
+/** The places a named list is used after its assignment (at most MAX_USES): the name standing as a whole identifier. */
+function usesOf(code: string, name: string, after: number): Use[] {
+  const out: Use[] = [];
+  const identifier = (c: string | undefined): boolean => c !== undefined && /[\w$]/.test(c);
+  for (let i = code.indexOf(name, after); i !== -1 && out.length < MAX_USES; i = code.indexOf(name, i + name.length)) {
+    const before = code[i - 1];
+    // a member of something else (`x.H`) is not the list; a spread of it (`...H`) is
+    if (identifier(before) || (before === '.' && code.slice(i - 3, i) !== '...') || identifier(code[i + name.length])) continue;
+    out.push(useAt(code, i, i + name.length));
+  }
+  return out;
+}
+
+/** The offset of the parenthesis closing the one at `open` (strings stepped over), or -1. */
+function closing(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"' || c === "'" || c === '`') {
+      const e = text.indexOf(c, i + 1);
+      if (e === -1) return -1;
+      i = e;
+    } else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** How a use turns a list into text: the separator, whether each piece or the order is turned round, whether the pieces are character codes, and literals glued on. */
+interface Reading {
+  readonly separator: string;
+  readonly pieceTurn: boolean;
+  readonly orderTurn: boolean;
+  readonly chars: boolean;
+  readonly prefix: string;
+  readonly suffix: string;
+}
+
+const GLUED_BEFORE = /(['"`])([^'"`\\\n]{1,100})\1\s*\+\s*$/;
+const GLUED_AFTER = /^\s*\+\s*(['"`])([^'"`\\\n]{1,100})\1/;
+/** Python: `sep.join(` right before the list, through `map(fn, `, `reversed(` or a generator's `... for x in `. */
+const PY_JOIN_BEFORE = /(['"])([^'"\\\n]{0,3})\1\s*\.\s*join\s*\(\s*(map\s*\(\s*\w+\s*,\s*|reversed\s*\(\s*|[^\n]{0,60}?\bfor\s+\w+\s+in\s+)?$/;
+/** JavaScript: character codes spread or applied into `String.fromCharCode`. */
+const JS_CHARS_BEFORE = /fromCharCode(?:\.apply\((?:null|undefined|this|String)?, ?|\(\.\.\.)$/;
+const CALL = /^\s*\.\s*([A-Za-z_$][\w$]*)\s*\(/;
+const JS_SEPARATOR = /^\s*(['"`])([^'"`\\\n]{0,3})\1\s*$/;
+
+/** The readings of one use: a Python join before it, a JavaScript call chain after it (`.map(...).reverse().join('.')`). */
+function readingsOf(use: Use): Reading[] {
+  const out: Reading[] = [];
+  const py = PY_JOIN_BEFORE.exec(use.before);
+  if (py) {
+    const via = py[3] ?? '';
+    const close = closing('(' + use.after, 0);
+    const rest = close === -1 ? '' : use.after.slice(close);
+    out.push({
+      separator: py[2] ?? '',
+      pieceTurn: /\[\s*::\s*-1\s*\]/.test(via),
+      orderTurn: /reversed\s*\(/.test(via) || /^\s*\[\s*::\s*-1\s*\]/.test(use.after),
+      chars: /\bchr\b/.test(via),
+      prefix: GLUED_BEFORE.exec(use.before.slice(0, py.index))?.[2] ?? '',
+      suffix: GLUED_AFTER.exec(rest)?.[2] ?? '',
+    });
+  }
+  if (JS_CHARS_BEFORE.test(use.before)) out.push({ separator: '', pieceTurn: false, orderTurn: false, chars: true, prefix: '', suffix: '' });
+  // a JavaScript chain of calls on the list: the last join at its level gives the text
+  let at = 0;
+  let pieceTurn = false;
+  let orderTurn = false;
+  let chars = false;
+  for (let calls = 0; calls < 8; calls++) {
+    const m = CALL.exec(use.after.slice(at));
+    if (!m) break;
+    const open = at + m[0].length - 1;
+    const close = closing(use.after, open);
+    if (close === -1) break;
+    const arg = use.after.slice(open + 1, close);
+    const method = m[1] ?? '';
+    at = close + 1;
+    if (method === 'map') {
+      pieceTurn ||= /\breverse\s*\(/.test(arg);
+      chars ||= /fromCharCode/.test(arg);
+    } else if (method === 'reverse') orderTurn = true;
+    else if (method === 'join') {
+      const sep = JS_SEPARATOR.exec(arg);
+      if (!sep) break;
+      out.push({ separator: sep[2] ?? '', pieceTurn, orderTurn, chars, prefix: GLUED_BEFORE.exec(use.before)?.[2] ?? '', suffix: GLUED_AFTER.exec(use.after.slice(at))?.[2] ?? '' });
+      break;
+    } else if (method !== 'filter' && method !== 'slice' && method !== 'concat') break;
+  }
+  return out;
+}
+
+/** The addresses the file assembles from literal lists. */
+export function assembledAddresses(code: string): DecodedText[] {
+  const out: DecodedText[] = [];
+  const seen = new Set<string>();
+  const add = (offset: number, t: string): void => {
+    if (seen.has(t) || !isNetworkAddress(t)) return;
+    seen.add(t);
+    out.push({ offset, text: t });
+  };
+  let lists = 0;
+  for (const m of code.matchAll(LIST)) {
+    if (++lists > MAX_LISTS) break;
+    const pieces = (m[0].match(PIECE_ONE) ?? []).map(pieceValue);
+    const end = m.index + m[0].length;
+    const name = assignedName(code, m.index);
+    const uses = [useAt(code, m.index, end), ...(name === null ? [] : usesOf(code, name, end))];
+    for (const r of uses.flatMap(readingsOf)) {
+      if (r.chars && !pieces.every((p) => p.number)) continue;
+      const texts = pieces.map((p) => (r.chars ? String.fromCharCode(Number(p.text)) : p.text)).map((t) => (r.pieceTurn ? reverseText(t) : t));
+      const joined = (r.orderTurn ? [...texts].reverse() : texts).join(r.separator);
+      add(m.index, joined);
+      add(m.index, r.prefix + joined + r.suffix);
+    }
+  }
+  for (const m of code.matchAll(TURNED_LITERAL)) {
+    const t = reverseText(m[2] ?? '');
+    if (seen.has(t) || !isNetworkAddress(t)) continue;
+    seen.add(t);
+    out.push({ offset: m.index, text: t });
+  }
+  return out;
+}
