@@ -24,6 +24,14 @@ export interface ChainInput {
 
 /** Capabilities whose data is worth stealing: with a network capability at install time they are a beacon even without an exfiltration host. */
 const COLLECTS: ReadonlySet<ChainKind> = new Set(['credentials', 'environment', 'host_info']);
+/**
+ * Collected data that is secret in itself: the environment whole or its secret variables picked out, sent from the
+ * file that reads them, is a theft at any time, not only at install. One credential file read where requests are made
+ * is a client using its user's token (a publish command reading ~/.npmrc); many tools' files read together are not.
+ */
+function secretData(c: ChainInput): boolean {
+  return (c.kind === 'environment' && RANK[c.finding.severity] >= RANK.medium) || (c.kind === 'credentials' && RANK[c.finding.severity] >= RANK.high);
+}
 const MAX_STEPS = 6;
 /** Threats that only matter with data to send: they chain with a collecting capability only. */
 const NEEDS_DATA: ReadonlySet<ChainKind> = new Set(['exfil_endpoint', 'publish']);
@@ -98,14 +106,17 @@ export function buildChains(inputs: readonly ChainInput[]): AttackChain[] {
       chains.push({ title: `${cap.step} -> ${threat.step}${installTime ? ' (at install time)' : ''}`, severity, technique: threat.finding.technique, steps });
       continue;
     }
-    // at install time, collecting host data next to a network call is a beacon even when the host is an ordinary one
+    // at install time, collecting host data next to a network call is a beacon even when the host is an ordinary one;
+    // at any time, secrets (the environment, its secret variables, many tools' credential files) read in the file that sends
     const network = allCaps.filter((c) => c.kind === 'network');
     const collect = allCaps.filter((c) => c.kind !== null && COLLECTS.has(c.kind) && network.some((n) => near(c, n)));
-    if (installTime && collect.length > 0 && network.length > 0) {
-      const first = strongest(collect);
-      const send = strongest(network);
+    const secrets = collect.filter((c) => secretData(c) && network.some((n) => n.finding.file === c.finding.file && near(c, n)));
+    if ((installTime && collect.length > 0 && network.length > 0) || secrets.length > 0) {
+      const first = installTime ? strongest(collect) : strongest(secrets);
+      const send = strongest(installTime ? network : network.filter((n) => secrets.some((c) => c.finding.file === n.finding.file && near(c, n))));
       if (!first || !send) continue;
-      chains.push({ title: `${first.step} -> ${send.step} (at install time)`, severity: 'high', technique: 'T1041', steps: [...collect.slice(0, 4), ...network.slice(0, 2)].map(step) });
+      const shown = installTime ? collect : secrets;
+      chains.push({ title: `${first.step} -> ${send.step}${installTime ? ' (at install time)' : ''}`, severity: 'high', technique: 'T1041', steps: [...shown.slice(0, 4), ...network.slice(0, 2)].map(step) });
     }
   }
   return chains;

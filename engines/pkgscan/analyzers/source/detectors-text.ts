@@ -710,13 +710,24 @@ function withinRoom(names: readonly string[], defs: ReadonlyMap<string, readonly
  * `socket.gethostbyname(socket.gethostname())` (the host's own address) builds no name; a name under a local or
  * cluster suffix is service discovery.
  */
+/** A name assigned only a literal domain (`_ZONE = "x.oast.example.com"`). */
+const DOMAIN_LITERAL = /^\s*['"][a-z0-9][\w.-]{0,200}\.[a-z]{2,24}['"]\s*$/i;
+/** A name formatted into the call (`"%s.%s" % (label, _ZONE)`, `"{}.{}".format(...)`, `+`) that holds a literal domain of its own. */
+function zoneByName(call: string, defs: Map<string, string[]>): boolean {
+  if (!/%|\.format\s*\(|\+|\bf['"]/.test(call)) return false;
+  return namesRead(call).some((n) => {
+    const texts = defs.get(n) ?? [];
+    return texts.length > 0 && texts.every((t) => DOMAIN_LITERAL.test(t) && !LOCAL_SUFFIX.test(t));
+  });
+}
+
 function pythonLookupOfData(code: string, defs: Map<string, string[]>, budget: FlowBudget): DetectorHit[] {
   const hits: DetectorHit[] = [];
   const argsOf = callReader(code);
   for (const m of code.matchAll(PY_RESOLVER_CALL)) {
     const open = code.indexOf('(', m.index);
     const call = argsOf(open);
-    if (!builtDomain(call) || LOCAL_SUFFIX.test(call)) continue;
+    if (!(builtDomain(call) || zoneByName(call, defs)) || LOCAL_SUFFIX.test(call)) continue;
     if (carriesData(call, defs, PY_RESOLVER_DATA, (texts) => texts.flatMap(namesRead), budget)) hits.push({ offset: m.index, text: `${code.slice(m.index, open)}${call.slice(0, 200)}` });
   }
   return hits;

@@ -5,6 +5,7 @@ import { SEVERITY_RANK as RANK } from '../../vocabulary.js';
 import { buildChains, LINKED_FLOW, type ChainInput } from '../chains.js';
 import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
+import { aliasedView } from './aliases.js';
 import { assembledAddresses } from './assembled.js';
 import { decodedTexts } from './decoded.js';
 import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
@@ -35,6 +36,8 @@ interface Unit {
   readonly decoded?: boolean;
   /** Lines around glued string literals, joined (`glued:` before the match). */
   readonly glued?: boolean;
+  /** The file with Node's modules under their own names (aliases.ts): rules' patterns only, no detectors or decoding. */
+  readonly aliased?: boolean;
   /** Where the unit's text starts in its file (a window of lines). */
   readonly offsetBase?: number;
 }
@@ -91,6 +94,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
     if (!rule.languages.has(unit.language)) continue;
     if (rule.onlyInInstallHook && !unit.installTime) continue;
     if (rule.onlyInDecoded && unit.decoded !== true) continue;
+    if (unit.aliased === true && !namesModules(rule)) continue;
     const pre = rule.rawText ? unit.text : raw;
     if (!rule.all.every((re) => tests(re, pre))) continue;
     // a rule may have patterns, a detector, or both (hits of either)
@@ -99,7 +103,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
     if (rule.not.some((re) => tests(re, code))) continue;
     if (parseJs && !rule.all.every((re) => tests(re, code))) continue;
     const hits: DetectorHit[] = rule.patterns.flatMap((re) => patternHits(re, code));
-    if (rule.detector !== null) {
+    if (rule.detector !== null && unit.aliased !== true) {
       try {
         hits.push(...DETECTOR_FUNCTIONS[rule.detector]({ code, ast: parseJs ? jsSource().ast : null, path: unit.file, hook: unit.hook, declared }));
       } catch {
@@ -108,7 +112,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
     }
     if (hits.length < rule.minMatches) continue;
     hits.sort((a, b) => a.offset - b.offset);
-    if ((unit.decoded === true || unit.glued === true) && rule.category === 'obfuscation') continue;
+    if ((unit.decoded === true || unit.glued === true || unit.aliased === true) && rule.category === 'obfuscation') continue;
     const base = unit.installTime && rule.installHookSeverity !== null && RANK[rule.installHookSeverity] > RANK[rule.severity] ? rule.installHookSeverity : rule.severity;
     const severity = unit.auxiliary && !unit.installTime ? LOWER[base] : base;
     const seenLines = new Set<number>();
@@ -126,8 +130,36 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
       if (seenLines.size >= rule.maxPerFile) break;
     }
   }
+  if (unit.aliased === true) return out;
   if (depth < 2 && !signal?.aborted) for (const d of decodedUnits(unit, raw)) out.push(...applyRules(d, rules, signal, declared, depth + 1));
   if (unit.decoded !== true && unit.glued !== true && unit.language !== 'shell' && !signal?.aborted) out.push(...gluedHits(unit, rules, signal, declared, depth, out));
+  if (unit.decoded !== true && unit.glued !== true && unit.language === 'javascript' && !signal?.aborted) out.push(...aliasedHits(unit, rules, signal, declared, out));
+  return out;
+}
+
+/** Whether a rule's patterns name one of the modules the aliased view writes in (only those can read it differently). */
+const MODULE_NAMED = /\b(?:os|fs|https?|net|tls|dgram|dns|zlib)\b/;
+const modulesNamed = new WeakMap<CompiledRule, boolean>();
+function namesModules(rule: CompiledRule): boolean {
+  let named = modulesNamed.get(rule);
+  if (named === undefined) modulesNamed.set(rule, (named = rule.patterns.some((re) => MODULE_NAMED.test(re.source))));
+  return named;
+}
+
+/**
+ * The rules' patterns over the file with Node's modules under their own names (`h.request(` read as `https.request(`):
+ * the hits at a rule and line the file as written did not give, at the file's offsets.
+ */
+function aliasedHits(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, declared: ReadonlySet<string>, found: readonly RuleHit[]): RuleHit[] {
+  const view = aliasedView(unit.text);
+  if (view === null) return [];
+  const seen = new Set(found.map((h) => `${h.rule.id}\0${h.finding.line ?? 0}`));
+  const out: RuleHit[] = [];
+  for (const h of applyRules({ ...unit, text: view.text, offsetBase: 0, aliased: true }, rules, signal, declared, 2)) {
+    if (seen.has(`${h.rule.id}\0${h.finding.line ?? 0}`)) continue;
+    seen.add(`${h.rule.id}\0${h.finding.line ?? 0}`);
+    out.push({ ...h, offset: h.offset === null ? null : (unit.offsetBase ?? 0) + view.original(h.offset) });
+  }
   return out;
 }
 

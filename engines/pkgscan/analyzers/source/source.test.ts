@@ -186,7 +186,14 @@ describe('exfiltration and attack chains', () => {
     const out = js(code, { preinstall: 'node index.js' });
     expect(out.chains?.length).toBe(1);
     expect(out.chains?.[0]?.title).toMatch(/at install time/);
-    expect(severe(js(code))).toEqual([]);
+    // at any other time the environment sent from the file that reads it is still a theft; one credential file read
+    // where requests are made (a publish command reading its user's ~/.npmrc) is not, nor host details sent
+    const later = js(code);
+    expect(later.chains?.length).toBe(1);
+    expect(later.chains?.[0]?.title).not.toMatch(/at install time/);
+    const npmrc = "const https = require('https'); const t = require('fs').readFileSync(require('os').homedir() + '/.npmrc', 'utf8');\nconst r = https.request({ host: 'registry.example', headers: { authorization: t } }); r.end();";
+    expect(js(npmrc).chains).toEqual([]);
+    expect(js("const https = require('https'); const h = require('os').hostname();\nhttps.request({ host: 'x.example', path: '/' + h }).end();").chains).toEqual([]);
   });
   it('a credential read and a webhook far apart in one file (a bundle\'s unrelated modules) form no chain; close together they do', () => {
     const read = "const t = require('fs').readFileSync(require('os').homedir() + '/.npmrc', 'utf8');\n";

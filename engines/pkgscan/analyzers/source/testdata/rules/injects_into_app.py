@@ -8,3 +8,7 @@ asar = os.path.join(local, 'exodus', 'app-22.1.1', 'resources', 'app.asar')
 bundle = os.path.join(resources, 'app.asar')
 # ok: injects_into_app
 hook = os.path.join(local, 'Discord', 'settings.json')
+# ruleid: injects_into_app
+res = os.path.join(local, 'Programs', 'atomic', 'resources')
+# ok: injects_into_app
+icons = os.path.join(app_dir, 'resources', 'icons')

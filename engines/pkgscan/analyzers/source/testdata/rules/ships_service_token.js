@@ -8,3 +8,7 @@ const bot = '7312456789:AAHk2LmQv7RtB3nW8pZs1Hd6Yc4Jf0Ga5Ue';
 const token = process.env.GITHUB_TOKEN;
 // ok: ships_service_token
 const placeholder = 'npm_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX';
+// ruleid: ships_service_token
+const transport = nodemailer.createTransport({ host: 'smtp.mail.example.com', auth: { user: 'diag@example.com', pass: 'app-password-0000' } });
+// ok: ships_service_token
+const own = nodemailer.createTransport({ host: opts.host, auth: { user: opts.user, pass: opts.pass } });

@@ -9,3 +9,7 @@ NOTION = "ntn_4127396518aZQkLmX9rT2vB8nW5yP3sD6fG1hJ0cVbN7qE"
 EXAMPLE = "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 # ok: ships_service_token
 token = os.environ.get("GITHUB_TOKEN", "")
+# ruleid: ships_service_token
+smtp.login("schema-sync@mailfwd-relay.net", "Hn4#qT8vzLw2")
+# ok: ships_service_token
+smtp.login(*self.credentials)

