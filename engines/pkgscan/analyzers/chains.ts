@@ -27,7 +27,8 @@ const COLLECTS: ReadonlySet<ChainKind> = new Set(['credentials', 'environment', 
 /**
  * Collected data that is secret in itself: the environment whole or its secret variables picked out, sent from the
  * file that reads them, is a theft at any time, not only at install. One credential file read where requests are made
- * is a client using its user's token (a publish command reading ~/.npmrc); many tools' files read together are not.
+ * is a client using its user's token (a publish command reading ~/.npmrc); many tools' files read together (a harvest)
+ * are secret data.
  */
 function secretData(c: ChainInput): boolean {
   return (c.kind === 'environment' && RANK[c.finding.severity] >= RANK.medium) || (c.kind === 'credentials' && RANK[c.finding.severity] >= RANK.high);
@@ -112,11 +113,12 @@ export function buildChains(inputs: readonly ChainInput[]): AttackChain[] {
     const collect = allCaps.filter((c) => c.kind !== null && COLLECTS.has(c.kind) && network.some((n) => near(c, n)));
     const secrets = collect.filter((c) => secretData(c) && network.some((n) => n.finding.file === c.finding.file && near(c, n)));
     if ((installTime && collect.length > 0 && network.length > 0) || secrets.length > 0) {
-      const first = installTime ? strongest(collect) : strongest(secrets);
-      const send = strongest(installTime ? network : network.filter((n) => secrets.some((c) => c.finding.file === n.finding.file && near(c, n))));
-      if (!first || !send) continue;
       const shown = installTime ? collect : secrets;
-      chains.push({ title: `${first.step} -> ${send.step}${installTime ? ' (at install time)' : ''}`, severity: 'high', technique: 'T1041', steps: [...shown.slice(0, 4), ...network.slice(0, 2)].map(step) });
+      const sends = installTime ? network : network.filter((n) => secrets.some((c) => c.finding.file === n.finding.file && near(c, n)));
+      const first = strongest(shown);
+      const send = strongest(sends);
+      if (!first || !send) continue;
+      chains.push({ title: `${first.step} -> ${send.step}${installTime ? ' (at install time)' : ''}`, severity: 'high', technique: 'T1041', steps: [...shown.slice(0, 4), ...sends.slice(0, 2)].map(step) });
     }
   }
   return chains;
