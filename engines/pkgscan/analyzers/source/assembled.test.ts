@@ -23,6 +23,13 @@ describe('addresses assembled from literal pieces', () => {
     expect(texts('_ZONE = "ved.epip-ovxek.yaler"[::-1]\n')).toEqual(['relay.kexvo-pipe.dev']);
   });
 
+  it('turns the literals handed to a function of the file\'s own that turns its argument round', () => {
+    expect(texts("var k = new Function('a', 'return a.split(\"\").reverse().join(\"\")');\nvar h = k('moc.ppa-noitamina.ipa');\n")).toEqual(['api.animation-app.com']);
+    expect(texts("function r(s) { return s.split('').reverse().join(''); }\nconnect(r('ten.yaler.2xm'), r('olleh'));\n")).toEqual(['mx2.relay.net']);
+    expect(texts('def _r(s):\n    return s[::-1]\nHOST = _r("ten.yaler.2xm")\n')).toEqual(['mx2.relay.net']);
+    expect(texts("const flip = (s) => s.split('').reverse().join('');\nflip('olleh');\n")).toEqual([]);
+  });
+
   it('leaves versions, private addresses, file names, labels and separators of other lists alone', () => {
     expect(texts("const v = [1, 2, 0, 0].join('.');\nconst lo = [127, 0, 0, 1].join('.');\nconst f = ['index', 'js'].join('.');\n")).toEqual([]);
     expect(texts('__version__ = ".".join(map(str, (1, 4, 2)))\nNAME = "-".join(["scratch", "pool"])\n')).toEqual([]);

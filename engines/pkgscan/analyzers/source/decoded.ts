@@ -1,7 +1,8 @@
 // Text a file hides in its literals, decoded for the rules to read as part of the file: base64 (forwards or written
 // backwards) and hex literals (UTF-16LE too, as PowerShell's -EncodedCommand takes), literals written wholly in \x or
-// \u escapes, lists of character codes, literals written backwards that read as a command or address turned round, and
-// bytes written as invisible characters (variation selectors, Unicode tag characters). A base64 literal holding a
+// \u escapes, lists of character codes, literals written backwards that read as a command or address turned round,
+// literals in rot13 that hold an address or a credential path (`uggcf://`, `~/.njf/perqragvnyf`), and bytes written
+// as invisible characters (variation selectors, Unicode tag characters). A base64 literal holding a
 // pickle is read as the names and strings its opcodes carry, one a line (`posix`, `system`, the command).
 
 /** One hidden text and the offset of the literal that holds it. */
@@ -19,6 +20,11 @@ const CHAR_CODES = /[[(]\s*\d{2,3}(?:\s*,\s*\d{2,3}){11,}\s*(?:,\s*)?[\])]/g;
 const CHAR_SHIFT = /\b(?:chr|fromCharCode)\s*\(\s*[\w$]{1,30}\s*([-+^])\s*(\d{1,3})\s*\)/g;
 /** A printable ASCII character, a tab or a line break. */
 const printable = (c: number): boolean => (c >= 32 && c < 127) || c === 9 || c === 10 || c === 13;
+/**
+ * A one-line literal holding a URL or a credential path in rot13 (`uggcf://`, `~/.njf/perqragvnyf`). Not a bare
+ * host's `.pbz` or `.arg`: `prompt.arg` is a style name, `cebzcg.net` in rot13.
+ */
+const ROT13_LITERAL = /(['"`])([^'"`\\\n]{0,200}?(?:uggcf?:\/\/|perqragvnyf|\.njf\/|\.ffu\/)[^'"`\\\n]{0,200})\1/g;
 /** Words of commands and addresses written backwards (`//:sptth`, `lruc`, `ssecorp_dlihc`). */
 const REVERSED_WORDS = /\/\/:s?ptth|\blruc\b|\btegw\b|llehsrewop|ssecorp_dlihc|ssecorpbus|metsys\.so|hs\/nib\//gi;
 /**
@@ -96,6 +102,13 @@ function hasReversedWords(s: string): boolean {
   return found;
 }
 
+function rot13(s: string): string {
+  return s.replace(/[a-z]/gi, (c) => {
+    const base = c <= 'Z' ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
+  });
+}
+
 function reversed(s: string): string {
   return [...s].reverse().join('');
 }
@@ -124,6 +137,7 @@ export function decodedTexts(code: string): DecodedText[] {
     return readable(text) || body.length > MAX_REVERSED_BASE64 ? text : bytesText(Buffer.from(reversed(body), 'base64'));
   });
   take(HEX_LITERAL, (m) => bytesText(Buffer.from(m[2] ?? '', 'hex')));
+  take(ROT13_LITERAL, (m) => rot13(m[2] ?? ''));
   take(ESCAPED_LITERAL, (m) => unescape(m[2] ?? ''));
   // the shifts the file applies to character codes (`chr(c - 7)`, `String.fromCharCode(x ^ 42)`), tried on each list
   // that is not text as written

@@ -24,6 +24,8 @@ const PY_DECODE = /\b(?:b64decode|b32decode|b16decode|b85decode|a85decode|decode
  * loader (`spec_from_loader(name, Loader(data))`) runs the source its loader is given.
  */
 const PY_UNPICKLE = /\b(?:pickle|cPickle|dill|marshal)\s*\.\s*loads?\s*\(|\bspec_from_loader\s*\(/g;
+/** A socket's receive call: what it returns is data from the network. */
+const PY_RECEIVE = /\.recv(?:from)?\s*\(/;
 /** HTTP clients and connections made as objects: their `get`, `post`, `request`, `getresponse` calls fetch. */
 const PY_CLIENT = /\b(?:requests\.[Ss]ession|httpx\.(?:Async)?Client|urllib3\.PoolManager|PoolManager|aiohttp\.ClientSession|(?:http\.client\.)?HTTPS?Connection)\s*\(/;
 /** `with <client> as name` (the expression at most 300 characters on its line, and the name; white space read once: the run after `with` whole, one character before `as`). */
@@ -105,7 +107,7 @@ function anyName(names: ReadonlySet<string>): RegExp | null {
  * read from the builtins module or table are called too: `__import__('builtins').exec(...)`,
  * `builtins.__dict__['exec'](...)`, `vars(builtins)['eval'](...)`.
  */
-const SINK_HEADS = /(?<![\w.])(?:exec|eval|compile|execfile)\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.(?:call|run|Popen|check_output|check_call|getoutput)\s*\(|\basyncio\.create_subprocess_(?:shell|exec)\s*\(|\bgetattr\s*\(\s*(?:__builtins__|builtins\b|__import__\s*\(\s*['"]builtins['"]\s*\))|(?:\b__builtins__|\bbuiltins\b|\b__import__\s*\(\s*['"]builtins['"]\s*\)|\bvars\s*\(\s*(?:__builtins__|builtins)\s*\))\s*(?:\.\s*(?:exec|eval|compile)\s*\(|(?:\.\s*__dict__\s*)?\[\s*['"](?:exec|eval|compile)['"]\s*\]\s*\()/g;
+const SINK_HEADS = /(?<![\w.])(?:exec|eval|compile|execfile)\s*\(|\bFunctionType\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.(?:call|run|Popen|check_output|check_call|getoutput)\s*\(|\basyncio\.create_subprocess_(?:shell|exec)\s*\(|\bgetattr\s*\(\s*(?:__builtins__|builtins\b|__import__\s*\(\s*['"]builtins['"]\s*\))|(?:\b__builtins__|\bbuiltins\b|\b__import__\s*\(\s*['"]builtins['"]\s*\)|\bvars\s*\(\s*(?:__builtins__|builtins)\s*\))\s*(?:\.\s*(?:exec|eval|compile)\s*\(|(?:\.\s*__dict__\s*)?\[\s*['"](?:exec|eval|compile)['"]\s*\]\s*\()/g;
 const CALL_AFTER_CLOSE = /\s*\(/y;
 /** An argument that is a name alone, or a name's attribute or item (`cmd`, `task.command`, `job["run"]`). */
 const RECEIVED = /^(?:await\s+)?[A-Za-z_]\w*(?:\s*\.\s*\w+|\s*\[[^\]\n]{0,80}\])*$/;
@@ -188,6 +190,19 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
     for (const [name, text] of bound) if (name !== '' && (fetches.test(text) || (known !== null && known.test(text)))) fetched.add(name);
   }
   const fetchTaint = anyName(fetched);
+  // data received on a socket (`cmd = s.recv(4096).decode()`): a command run from it is a remote shell; code or
+  // pickles read from one are how RPC libraries and remote consoles work (execnet, pyroute2), so only commands count
+  const received = new Set(fetched);
+  for (let step = 0; step < 3; step++) {
+    const known = anyName(received);
+    for (const [name, text] of bound) if (name !== '' && (PY_RECEIVE.test(text) || (known !== null && known.test(text)))) received.add(name);
+  }
+  const receiveTaint = anyName(received);
+  // names bound to a long literal, written on their line or opened there in parentheses (`_STATE = (` then the literal)
+  const literals = new Set<string>();
+  assignments.forEach((m) => {
+    if (m[1] && m[2] && literals.size < 500 && /^(?:\(\s*$|\(?\s*[rbuRBU]{0,2}['"][A-Za-z0-9+/=]{40,})/.test(m[2].trim())) literals.add(m[1]);
+  });
   // names bound to exec, eval or compile themselves (`run = eval`, `x = getattr(builtins, 'exec')`): their calls are code sinks
   const runners = new Set<string>();
   assignments.forEach((m) => {
@@ -204,7 +219,7 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
   for (const m of sinks) {
     const open = code.indexOf('(', m.index + m.text.length - 1);
     const args = argsOf(open);
-    const codeSink = m.runner === true || /^(?:exec|eval|compile|execfile|getattr|builtins|__builtins__|__import__|vars)/.test(m.text);
+    const codeSink = m.runner === true || /^(?:exec|eval|compile|execfile|getattr|builtins|__builtins__|__import__|vars|FunctionType)/.test(m.text);
     // a reversed name straight into exec/eval (`exec(s[::-1])`) is reversed code whatever the name holds
     const reversed = codeSink && /\[\s*::\s*-1\s*\]/.test(args);
     // the names the arguments read (literals blanked, keyword names dropped)
@@ -212,9 +227,12 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
     const fetchedArg = (codeSink || m.loader === true) && (fetches.test(args) || (fetchTaint !== null && fetchTaint.test(argNames)));
     // a process call whose command is data it received (`os.system(cmd)`, `create_subprocess_shell(task)` where the
     // name holds a response or walks one): a command line written out with a fetched value in it (a version) is not
-    const command = !codeSink && m.loader !== true && fetchTaint !== null ? (topLevelArgs(args)[0] ?? '') : '';
-    const receivedCommand = fetchTaint !== null && RECEIVED.test(command) && fetchTaint.test(command);
-    if (m.loader === true ? fetchedArg : decode.test(args) || reversed || fetchedArg || receivedCommand || (taint !== null && taint.test(argNames))) hits.push({ offset: m.index, text: code.slice(m.index, open) + args });
+    const command = !codeSink && m.loader !== true && receiveTaint !== null ? (topLevelArgs(args)[0] ?? '') : '';
+    const receivedCommand = receiveTaint !== null && RECEIVED.test(command) && receiveTaint.test(command);
+    // an unpickled or unmarshalled blob that the file itself holds, decoded in the call (`pickle.loads(bz2.decompress(
+    // b64decode(_STATE)))` where `_STATE = "QlpoOTFB..."`): a payload shipped in the package, not a cache or a message
+    const embedded = m.loader === true && decode.test(blankLiterals(args)) && (/[rbuRBU]{0,2}['"][A-Za-z0-9+/=]{40,}/.test(args) || namesRead(args).some((n) => literals.has(n)));
+    if (m.loader === true ? fetchedArg || embedded : decode.test(args) || reversed || fetchedArg || receivedCommand || (taint !== null && taint.test(argNames))) hits.push({ offset: m.index, text: code.slice(m.index, open) + args });
     if (hits.length > 50) break;
   }
   return hits;

@@ -27,3 +27,9 @@ const label = ['cache', 'key', 'stats'].join('-');
 const api = 'https://api.example.com/v1/items';
 // ok: hidden_address
 const words = ['alpha', 'beta'].join(', ');
+var k = new Function('a', 'return a.split("").reverse().join("")');
+// ruleid: hidden_address
+var host = k('moc.ppa-noitamina-dnw.ipa');
+function r(s) { return s.split('').reverse().join(''); }
+// ok: hidden_address
+var word = r('olleh');

@@ -2,3 +2,5 @@
 import os, socket, requests as rq
 # ok: network_request
 import json
+# ruleid: network_request
+from requests import post as p

@@ -1,0 +1,5 @@
+import pycurl
+# ruleid: network_request
+c = pycurl.Curl()
+# ok: network_request
+c.setopt(pycurl.URL, url)
