@@ -722,12 +722,6 @@ function withinRoom(names: readonly string[], defs: ReadonlyMap<string, readonly
   return out;
 }
 
-/**
- * A Python resolver call whose name is built at run time around a literal domain and carries host or user data
- * (followed through the file's assignments, three steps): `socket.gethostbyname(f"{key}.collector.example")`.
- * `socket.gethostbyname(socket.gethostname())` (the host's own address) builds no name; a name under a local or
- * cluster suffix is service discovery.
- */
 /** A name assigned only a literal domain (`_ZONE = "x.oast.example.com"`). */
 const DOMAIN_LITERAL = /^\s*['"][a-z0-9][\w.-]{0,200}\.[a-z]{2,24}['"]\s*$/i;
 /** A name formatted into the call (`"%s.%s" % (label, _ZONE)`, `"{}.{}".format(...)`, `+`) that holds a literal domain of its own. */
@@ -739,6 +733,12 @@ function zoneByName(call: string, defs: Map<string, string[]>): boolean {
   });
 }
 
+/**
+ * A Python resolver call whose name is built at run time around a literal domain and carries host or user data
+ * (followed through the file's assignments, three steps): `socket.gethostbyname(f"{key}.collector.example")`.
+ * `socket.gethostbyname(socket.gethostname())` (the host's own address) builds no name; a name under a local or
+ * cluster suffix is service discovery. The domain may be held by a name formatted in (`zoneByName`).
+ */
 function pythonLookupOfData(code: string, defs: Map<string, string[]>, budget: FlowBudget): DetectorHit[] {
   const hits: DetectorHit[] = [];
   const argsOf = callReader(code);

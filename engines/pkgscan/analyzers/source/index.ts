@@ -137,12 +137,12 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
   return out;
 }
 
-/** Whether a rule's patterns name one of the modules the aliased view writes in (only those can read it differently). */
+/** Whether a rule's patterns or file-wide conditions name one of the modules the aliased view writes in (only those can read it differently). */
 const MODULE_NAMED = /\b(?:os|fs|https?|net|tls|dgram|dns|zlib)\b/;
 const modulesNamed = new WeakMap<CompiledRule, boolean>();
 function namesModules(rule: CompiledRule): boolean {
   let named = modulesNamed.get(rule);
-  if (named === undefined) modulesNamed.set(rule, (named = rule.patterns.some((re) => MODULE_NAMED.test(re.source))));
+  if (named === undefined) modulesNamed.set(rule, (named = [...rule.patterns, ...rule.all].some((re) => MODULE_NAMED.test(re.source))));
   return named;
 }
 
