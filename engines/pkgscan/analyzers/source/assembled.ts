@@ -1,7 +1,7 @@
 // Network addresses a file assembles at run time from pieces that are not an address as written: a list of literals
 // joined (`".".join(["smtp", "relay", "net"])`, `[203, 0, 113, 9].join('.')`, a list held by a name and joined where
-// it is used), its pieces or their order turned round (`.split('').reverse().join('')`, `[::-1]`), or character codes
-// turned into text. Code that talks to its own service writes the address out; one put together from fragments is
+// it is used), its pieces or their order turned round (`.split('').reverse().join('')`, `[::-1]`), a literal handed to
+// a function of the file's own that turns its argument round, or character codes turned into text. Code that talks to its own service writes the address out; one put together from fragments is
 // kept from a reader's eye and from a grep for hosts. Only texts that read as an address (a URL, a host name under a
 // known top-level domain, a public IPv4 address) are returned, for the rules to read as decoded data.
 import type { DecodedText } from './decoded.js';
