@@ -3,6 +3,7 @@
 // `import_os.default.hostname()`, Babel binds `_https = _interopRequireDefault(require("https"))`. The rules are written
 // against `os.hostname(` and `https.request(`; this view lets them read such files as if the names were the modules'.
 // Line breaks are kept, so the rules' line numbers stay true; offsets move within lines and are mapped back.
+import { isName } from './decoded.js';
 
 /**
  * A name bound to one of the modules whose calls tell what a file collects and where it sends it (os, fs, http(s),
@@ -39,7 +40,6 @@ export function moduleAliases(code: string): Map<string, string> {
   return out;
 }
 
-const isName = (c: string | undefined): boolean => c !== undefined && /[\w$]/.test(c);
 
 /** The aliased view of a JavaScript file, or null when it binds no module under another name (or is too large). */
 export function aliasedView(code: string): AliasedView | null {

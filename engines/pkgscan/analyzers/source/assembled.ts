@@ -4,7 +4,7 @@
 // a function of the file's own that turns its argument round, or character codes turned into text. Code that talks to its own service writes the address out; one put together from fragments is
 // kept from a reader's eye and from a grep for hosts. Only texts that read as an address (a URL, a host name under a
 // known top-level domain, a public IPv4 address) are returned, for the rules to read as decoded data.
-import type { DecodedText } from './decoded.js';
+import { isName, reversed, type DecodedText } from './decoded.js';
 
 /** Two to sixty-four pieces in brackets or parentheses, each a one-line string without escapes or a whole number. */
 const LIST = /[[(]\s*(?:'[^'\\\n]{0,100}'|"[^"\\\n]{0,100}"|\d{1,5})(?:\s*,\s*(?:'[^'\\\n]{0,100}'|"[^"\\\n]{0,100}"|\d{1,5})){1,63}(?:\s*,)?\s*[\])]/g;
@@ -64,11 +64,7 @@ function pieceValue(p: string): { text: string; number: boolean } {
   return p.startsWith("'") || p.startsWith('"') ? { text: p.slice(1, -1), number: false } : { text: p, number: true };
 }
 
-function reverseText(s: string): string {
-  return [...s].reverse().join('');
-}
 
-const isName = (c: string | undefined): boolean => c !== undefined && /[\w$]/.test(c);
 
 /** The name a list is assigned to (`_h = [...]`, `const parts = [...]`, `, c = [...]`), or null. */
 function assignedName(code: string, at: number): string | null {
@@ -200,7 +196,7 @@ export function assembledAddresses(code: string): DecodedText[] {
     const uses = [useAt(code, m.index, end), ...(name === null ? [] : usesOf(code, name, end))];
     for (const r of uses.flatMap(readingsOf)) {
       if (r.chars && !pieces.every((p) => p.number)) continue;
-      const texts = pieces.map((p) => (r.chars ? String.fromCharCode(Number(p.text)) : p.text)).map((t) => (r.pieceTurn ? reverseText(t) : t));
+      const texts = pieces.map((p) => (r.chars ? String.fromCharCode(Number(p.text)) : p.text)).map((t) => (r.pieceTurn ? reversed(t) : t));
       const joined = (r.orderTurn ? [...texts].reverse() : texts).join(r.separator);
       add(m.index, joined);
       add(m.index, r.prefix + joined + r.suffix);
@@ -217,9 +213,9 @@ export function assembledAddresses(code: string): DecodedText[] {
       const arg = LITERAL_ARGUMENT.exec(code);
       if (!arg) continue;
       uses++;
-      add(i, reverseText(arg[2] ?? ''));
+      add(i, reversed(arg[2] ?? ''));
     }
   }
-  for (const m of code.matchAll(TURNED_LITERAL)) add(m.index, reverseText(m[2] ?? ''));
+  for (const m of code.matchAll(TURNED_LITERAL)) add(m.index, reversed(m[2] ?? ''));
   return out;
 }

@@ -18,6 +18,8 @@ const ESCAPED_LITERAL = /(['"`])((?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){8,})\1/
 const CHAR_CODES = /[[(]\s*\d{2,3}(?:\s*,\s*\d{2,3}){11,}\s*(?:,\s*)?[\])]/g;
 /** A character code shifted by a constant as it is turned into a character: `chr(c - 7)`, `fromCharCode(x ^ 0x2a)`. */
 const CHAR_SHIFT = /\b(?:chr|fromCharCode)\s*\(\s*[\w$]{1,30}\s*([-+^])\s*(\d{1,3})\s*\)/g;
+/** A JavaScript or Python name character (`$` too). */
+export const isName = (c: string | undefined): boolean => c !== undefined && /[\w$]/.test(c);
 /** A printable ASCII character, a tab or a line break. */
 const printable = (c: number): boolean => (c >= 32 && c < 127) || c === 9 || c === 10 || c === 13;
 /**
@@ -109,7 +111,8 @@ function rot13(s: string): string {
   });
 }
 
-function reversed(s: string): string {
+/** A text turned round, by code point. */
+export function reversed(s: string): string {
   return [...s].reverse().join('');
 }
 
