@@ -11,7 +11,7 @@ function node(n: acorn.Node): AnyNode {
   return n as unknown as AnyNode;
 }
 
-const JS_DECODE = /Buffer\.from\s*\([^)]{0,4000}?['"`](?:base64|hex|base64url)['"`]|\batob\s*\(|String\.fromCharCode\s*(?:\.\s*(?:apply|call)\s*)?\(|\bunescape\s*\(|decodeURIComponent\s*\(\s*escape|base64[_-]?decode|\.toString\s*\(\s*['"`](?:utf-?8|ascii|binary|latin1)['"`]\s*\)\s*\.split\s*\(\s*['"`]['"`]\s*\)\s*\.reverse/i;
+const JS_DECODE = /Buffer\.from\s*\((?:[^()]|\([^()]{0,400}\)){0,4000}?['"`](?:base64|hex|base64url)['"`]|\batob\s*\(|String\.fromCharCode\s*(?:\.\s*(?:apply|call)\s*)?\(|\bunescape\s*\(|decodeURIComponent\s*\(\s*escape|base64[_-]?decode|\.toString\s*\(\s*['"`](?:utf-?8|ascii|binary|latin1)['"`]\s*\)\s*\.split\s*\(\s*['"`]['"`]\s*\)\s*\.reverse/i;
 
 function src(code: string, n: acorn.Node): string {
   return code.slice(n.start, Math.min(n.end, n.start + 20_000));
@@ -145,7 +145,7 @@ function functionConstructors(code: string): Set<string> {
 /**
  * The arguments holding the code a call evaluates, or null when it evaluates none: eval, Function and vm (EVAL_SINK),
  * the Function constructor under a name of its own, a sink called through `.call(self, code)`, `.apply(self, [code])`
- * or `Reflect.apply(sink, self, [code])`, and `new Worker(code, { eval: true })`.
+ * or `Reflect.apply(sink, self, [code])`, `Reflect.construct(Function, [...params, code])`, and `new Worker(code, { eval: true })`.
  */
 function evalArguments(n: AnyNode, code: string, ctors: ReadonlySet<string>): acorn.Node[] | null {
   const name = evalCalleeName(n);
@@ -156,6 +156,7 @@ function evalArguments(n: AnyNode, code: string, ctors: ReadonlySet<string>): ac
   const through = /^(.+)\.(call|apply)$/.exec(name);
   if (through?.[1] !== undefined && sink(through[1])) return through[2] === 'call' ? args.slice(1) : listed(args[1]);
   if (name === 'Reflect.apply' && args[0] !== undefined && sink(src(code, args[0]))) return listed(args[2]);
+  if (name === 'Reflect.construct' && args[0] !== undefined && sink(src(code, args[0]))) return listed(args[1]);
   if (n['type'] === 'NewExpression' && /^(?:\w+\.)?Worker$/.test(name) && args[1] !== undefined && /\beval\s*:\s*(?:true|!0)\b/.test(src(code, args[1]))) return args.slice(0, 1);
   return null;
 }
