@@ -23,6 +23,17 @@ describe('addresses assembled from literal pieces', () => {
     expect(texts('_ZONE = "ved.epip-ovxek.yaler"[::-1]\n')).toEqual(['relay.kexvo-pipe.dev']);
   });
 
+  it('XORs lists of byte values with a key the file holds and XORs with', () => {
+    const py = '_K = b"\\x5a\\x13\\xc7"\n_E = [50, 103, 179, 42, 96, 253, 117, 60, 166, 56, 62, 164, 62, 61, 162, 34, 114, 170, 42, 127, 162, 119, 96, 174, 52, 120, 233, 57, 124, 170, 117, 122]\ndef d():\n    return bytes(c ^ _K[n % len(_K)] for n, c in enumerate(_E)).decode()\n';
+    expect(texts(py)).toEqual(['https://ab-cd.example-sink.com/i']);
+    expect(texts('H = [16, 24, 25, 15, 20, 16, 15, 16, 17, 17, 15, 22, 22]\nhost = "".join(chr(b ^ 0x21) for b in H)\n')).toEqual(['198.51.100.77']);
+    const js = "const K = 'k3y';\nconst E = [28, 64, 10, 81, 28, 86, 25, 86, 21, 10, 74, 87, 0, 66, 87, 15, 86, 15];\nconst u = E.map((c, i) => String.fromCharCode(c ^ K.charCodeAt(i % K.length))).join('');\n";
+    expect(texts(js)).toEqual(['wss://relay.kq.dev']);
+    // a key that is never XORed with, and a table whose XOR makes no address, give nothing
+    expect(texts('_K = b"\\x5a\\x13\\xc7"\n_E = [50, 103, 179, 42, 96, 253, 117, 60, 166, 56, 62, 164, 62, 61, 162, 34]\nsend(_K, _E)\n')).toEqual([]);
+    expect(texts('CRC = [0, 7, 14, 9, 28, 27, 18, 21, 56, 63, 54, 49]\ndef crc(b):\n    return CRC[b ^ 0x1f]\n')).toEqual([]);
+  });
+
   it('turns the literals handed to a function of the file\'s own that turns its argument round', () => {
     expect(texts("var k = new Function('a', 'return a.split(\"\").reverse().join(\"\")');\nvar h = k('moc.ppa-noitamina.ipa');\n")).toEqual(['api.animation-app.com']);
     expect(texts("function r(s) { return s.split('').reverse().join(''); }\nconnect(r('ten.yaler.2xm'), r('olleh'));\n")).toEqual(['mx2.relay.net']);

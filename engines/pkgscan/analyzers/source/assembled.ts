@@ -1,7 +1,8 @@
 // Network addresses a file assembles at run time from pieces that are not an address as written: a list of literals
 // joined (`".".join(["smtp", "relay", "net"])`, `[203, 0, 113, 9].join('.')`, a list held by a name and joined where
 // it is used), its pieces or their order turned round (`.split('').reverse().join('')`, `[::-1]`), a literal handed to
-// a function of the file's own that turns its argument round, or character codes turned into text. Code that talks to its own service writes the address out; one put together from fragments is
+// a function of the file's own that turns its argument round, character codes turned into text, or byte values XORed
+// with a key the file holds. Code that talks to its own service writes the address out; one put together from fragments is
 // kept from a reader's eye and from a grep for hosts. Only texts that read as an address (a URL, a host name under a
 // known top-level domain, a public IPv4 address) are returned, for the rules to read as decoded data.
 import { isName, reversed, type DecodedText } from './decoded.js';
@@ -178,6 +179,54 @@ function readingsOf(use: Use): Reading[] {
   return out;
 }
 
+/** A key bound to a name the file XORs with (`_K = b"\x5a\x13"` or `K = "k3y"`, then `^ _K[i % len(_K)]`, `^ K.charCodeAt(i % K.length)`, `^ ord(K[i])`). */
+const XOR_KEY_NAME = /(?<![\w$])([A-Za-z_$][\w$]{0,40})\s*=\s*(b?)(['"])((?:[^'"\\\n]|\\x[0-9a-fA-F]{2}|\\[\\'"nrt0]){1,64})\3/g;
+/** A one-byte key written in the XOR itself (`c ^ 0x5a`, `b ^ 90`). */
+const XOR_BYTE = /\^\s*(0x[0-9a-fA-F]{1,2}|\d{1,3})(?![\w.])/g;
+const ESCAPE = /\\x([0-9a-fA-F]{2})|\\([\\'"nrt0])|([^\\])/g;
+const SIMPLE_ESCAPES: Record<string, number> = { n: 10, r: 13, t: 9, '0': 0 };
+
+/** The byte values of a literal's body (`\xHH` and the simple escapes read; characters above 255 make it no key). */
+function literalBytes(body: string): number[] | null {
+  const out: number[] = [];
+  for (const m of body.matchAll(ESCAPE)) {
+    const v = m[1] !== undefined ? parseInt(m[1], 16) : m[2] !== undefined ? (SIMPLE_ESCAPES[m[2]] ?? m[2].charCodeAt(0)) : (m[3] ?? '').charCodeAt(0);
+    if (v > 255) return null;
+    out.push(v);
+  }
+  return out.length > 0 ? out : null;
+}
+
+/** Whether the name stands after `^` (or `^ ord(`) and is indexed (`[`, `.charCodeAt`) within 20,000 characters after `from`. */
+function xoredWith(code: string, name: string, from: number): boolean {
+  const end = Math.min(code.length, from + 20_000);
+  for (let i = code.indexOf(name, from); i !== -1 && i < end; i = code.indexOf(name, i + name.length)) {
+    if (isName(code[i - 1]) || isName(code[i + name.length])) continue;
+    const before = code.slice(Math.max(0, i - 12), i).replace(/\s+/g, '');
+    const after = code.slice(i + name.length, i + name.length + 16).replace(/\s+/g, '');
+    if ((before.endsWith('^') || before.endsWith('^ord(')) && (after.startsWith('[') || after.startsWith('.charCodeAt'))) return true;
+  }
+  return false;
+}
+
+/** The XOR keys of a file: literals bound to names it XORs with, and one-byte keys written in an XOR (at most 10). */
+function xorKeys(code: string): number[][] {
+  if (!code.includes('^')) return [];
+  const keys: number[][] = [];
+  for (const m of code.matchAll(XOR_KEY_NAME)) {
+    const name = m[1] ?? '';
+    if (keys.length >= 10) break;
+    const bytes = xoredWith(code, name, m.index + m[0].length) ? literalBytes(m[4] ?? '') : null;
+    if (bytes) keys.push(bytes);
+  }
+  for (const m of code.matchAll(XOR_BYTE)) {
+    if (keys.length >= 10) break;
+    const v = Number(m[1]);
+    if (v > 0 && v <= 255 && !keys.some((k) => k.length === 1 && k[0] === v)) keys.push([v]);
+  }
+  return keys;
+}
+
 /** The addresses the file assembles from literal lists. */
 export function assembledAddresses(code: string): DecodedText[] {
   const out: DecodedText[] = [];
@@ -217,5 +266,16 @@ export function assembledAddresses(code: string): DecodedText[] {
     }
   }
   for (const m of code.matchAll(TURNED_LITERAL)) add(m.index, reversed(m[2] ?? ''));
+  // lists of byte values XORed with a key the file holds: each list turned into text with each key, kept when an address
+  const keys = xorKeys(code);
+  if (keys.length > 0) {
+    let read = 0;
+    for (const m of code.matchAll(LIST)) {
+      if (++read > MAX_LISTS) break;
+      const values = (m[0].match(PIECE_ONE) ?? []).map(Number);
+      if (values.length < 8 || values.some((v) => !Number.isInteger(v) || v > 255)) continue;
+      for (const key of keys) add(m.index, String.fromCharCode(...values.map((v, i) => v ^ (key[i % key.length] ?? 0))));
+    }
+  }
   return out;
 }

@@ -665,6 +665,21 @@ function assignedTexts(code: string): Map<string, string[]> {
   return defs;
 }
 
+/** Python loop targets bound to what they loop over (`for n, c in enumerate(chunks):` binds n and c to `enumerate(chunks)`), added to `defs`. */
+function withLoopTargets(code: string, defs: Map<string, string[]>): Map<string, string[]> {
+  for (const line of code.split('\n')) {
+    const head = line.trim();
+    const start = head.startsWith('for ') ? 4 : head.startsWith('async for ') ? 10 : -1;
+    if (start < 0 || !head.endsWith(':')) continue;
+    const loop = head.slice(start, -1);
+    const at = loop.indexOf(' in ');
+    if (at < 0 || at > 200) continue;
+    const over = loop.slice(at + 4).trim().slice(0, 2000);
+    for (const name of loop.slice(0, at).match(/[A-Za-z_]\w*/g) ?? []) bindText(defs, name, over);
+  }
+  return defs;
+}
+
 /** Adds a text assigned to a name to the name's list in `defs`. */
 function bindText(defs: Map<string, string[]>, name: string, text: string): void {
   const list = defs.get(name);
@@ -679,14 +694,14 @@ function namesRead(expr: string): string[] {
 }
 
 /**
- * Whether the text `start` (a call's argument), followed through the file's assignments (`defs`, three steps), holds
+ * Whether the text `start` (a call's argument), followed through the file's assignments (`defs`, `steps` steps), holds
  * what `data` matches. `read` gives the names a step's texts read.
  */
-function carriesData(start: string, defs: ReadonlyMap<string, readonly string[]>, data: { test(text: string): boolean }, read: (texts: readonly string[]) => string[], budget: FlowBudget): boolean {
+function carriesData(start: string, defs: ReadonlyMap<string, readonly string[]>, data: { test(text: string): boolean }, read: (texts: readonly string[]) => string[], budget: FlowBudget, steps = 3): boolean {
   let flow = start;
   let names = read([start]);
   const seen = new Set<string>();
-  for (let step = 0; step < 3 && !data.test(flow); step++) {
+  for (let step = 0; step < steps && !data.test(flow); step++) {
     const next = names.filter((n) => !seen.has(n) && defs.has(n));
     if (next.length === 0) break;
     for (const n of next) seen.add(n);
@@ -735,7 +750,8 @@ function zoneByName(call: string, defs: Map<string, string[]>): boolean {
 
 /**
  * A Python resolver call whose name is built at run time around a literal domain and carries host or user data
- * (followed through the file's assignments, three steps): `socket.gethostbyname(f"{key}.collector.example")`.
+ * (followed through the file's assignments and loop targets, four steps: the name, its label, the list of chunks, the
+ * encoded text): `socket.gethostbyname(f"{key}.collector.example")`.
  * `socket.gethostbyname(socket.gethostname())` (the host's own address) builds no name; a name under a local or
  * cluster suffix is service discovery. The domain may be held by a name formatted in (`zoneByName`).
  */
@@ -745,8 +761,11 @@ function pythonLookupOfData(code: string, defs: Map<string, string[]>, budget: F
   for (const m of code.matchAll(PY_RESOLVER_CALL)) {
     const open = code.indexOf('(', m.index);
     const call = argsOf(open);
-    if (!(builtDomain(call) || zoneByName(call, defs)) || LOCAL_SUFFIX.test(call)) continue;
-    if (carriesData(call, defs, PY_RESOLVER_DATA, (texts) => texts.flatMap(namesRead), budget)) hits.push({ offset: m.index, text: `${code.slice(m.index, open)}${call.slice(0, 200)}` });
+    const built = (text: string): boolean => (builtDomain(text) || zoneByName(text, defs)) && !LOCAL_SUFFIX.test(text);
+    // the name looked up, or the name it was built into first (`name = "%s.%s" % (label, _Z)`, then `getaddrinfo(name, 80)`)
+    const held = /^\(?\s*([A-Za-z_]\w*)\s*[,)]/.exec(call)?.[1];
+    if (!(built(call) || (held !== undefined && (defs.get(held) ?? []).some(built)))) continue;
+    if (carriesData(call, defs, PY_RESOLVER_DATA, (texts) => texts.flatMap(namesRead), budget, 4)) hits.push({ offset: m.index, text: `${code.slice(m.index, open)}${call.slice(0, 200)}` });
   }
   return hits;
 }
@@ -759,9 +778,10 @@ function pythonLookupOfData(code: string, defs: Map<string, string[]>, budget: F
  * secret (`pythonLookupOfData`).
  */
 export function lookupOfData({ code, path: file }: DetectorInput): DetectorHit[] {
-  const defs = assignedTexts(code);
+  const python = /\.pyw?$/i.test(file);
+  const defs = python ? withLoopTargets(code, assignedTexts(code)) : assignedTexts(code);
   const budget: FlowBudget = { left: FLOW_BUDGET };
-  const hits: DetectorHit[] = /\.pyw?$/i.test(file) ? pythonLookupOfData(code, defs, budget) : [];
+  const hits: DetectorHit[] = python ? pythonLookupOfData(code, defs, budget) : [];
   const argsOf = callReader(code);
   for (const m of code.matchAll(LOOKUP_CALL)) {
     const open = code.indexOf('(', m.index);
