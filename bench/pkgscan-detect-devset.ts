@@ -1,11 +1,13 @@
-// `npm run bench -- pkgscan-detect-devset [--out DIR] [--npm N] [--shard I/N] [--skip-npm] [--skip-pypi] [--blind --exclude DIR]`: builds
+// `npm run bench -- pkgscan-detect-devset [--out DIR] [--npm N] [--shard I/N] [--skip-npm] [--skip-pypi] [--blind [--offset K] --exclude DIR...]`: builds
 // the benign part of the pkgscan detection development set (default /tmp/pkgscan-devset), which `npm run bench -- pkgscan-detect` reads.
 //
 // `--blind` builds a second benign set chosen by a rule, not by hand, to measure a rule set that was tuned on the first:
-// npm names are every 36th name of the shipped popular list (all ranks, so small helpers, frameworks and CLIs alike); PyPI
+// npm names are every 36th name of the shipped popular list (all ranks, so small helpers, frameworks and CLIs alike;
+// `--offset K`, default 5, picks which of the 36: a third set takes another offset); PyPI
 // stand-ins are the Debian python3-* packages most depended on by other Debian packages (reverse dependencies counted in
 // the local apt lists), fetched with `apt-get download` and unpacked with `dpkg-deb -x` (nothing is installed). Names
-// present in `--exclude DIR`'s MANIFEST.tsv (and its npm-names.txt / corpus-names.txt) are left out, so no release is in both sets.
+// present in each `--exclude DIR`'s MANIFEST.tsv (and its npm-names.txt / corpus-names.txt) are left out, so no release
+// is in two sets (`--exclude` may be given once per earlier set).
 //
 // - benign/npm/: registry tarballs made by `npm pack <name>@<version> --ignore-scripts` (nothing is installed or run):
 //   the first N names of the shipped popular npm list (resources/core/popular/npm.txt, platform-binary and @types
@@ -32,25 +34,27 @@ const outDir = optionValue('--out') ?? process.env['PKGSCAN_DEVSET'] ?? '/tmp/pk
 const npmCount = Number.parseInt(optionValue('--npm') ?? '260', 10);
 const manifest = path.join(outDir, 'MANIFEST.tsv');
 const blind = process.argv.includes('--blind');
-const excludeDir = optionValue('--exclude');
+const excludeDirs = process.argv.flatMap((a, i) => (a === '--exclude' && process.argv[i + 1] !== undefined ? [process.argv[i + 1] as string] : []));
 const blindNpmStep = 36;
+const blindNpmOffset = Number.parseInt(optionValue('--offset') ?? '5', 10);
 const blindPypiCount = Number.parseInt(optionValue('--pypi') ?? '160', 10);
 
 /** Names (npm and Debian/PyPI, lower-cased) already in another development set: a blind set leaves them out. */
 function excludedNames(): Set<string> {
   const out = new Set<string>();
-  if (excludeDir === undefined) return out;
-  const lines = (f: string): string[] => (existsSync(path.join(excludeDir, f)) ? readFileSync(path.join(excludeDir, f), 'utf8').split('\n') : []);
-  for (const l of lines('MANIFEST.tsv').slice(1)) {
-    const cols = l.split('\t');
-    if (cols[2] !== undefined) out.add(cols[2].trim().toLowerCase());
-    const deb = /Debian (\S+)/.exec(cols[4] ?? '')?.[1];
-    if (deb !== undefined) out.add(deb.toLowerCase());
+  for (const excludeDir of excludeDirs) {
+    const lines = (f: string): string[] => (existsSync(path.join(excludeDir, f)) ? readFileSync(path.join(excludeDir, f), 'utf8').split('\n') : []);
+    for (const l of lines('MANIFEST.tsv').slice(1)) {
+      const cols = l.split('\t');
+      if (cols[2] !== undefined) out.add(cols[2].trim().toLowerCase());
+      const deb = /Debian (\S+)/.exec(cols[4] ?? '')?.[1];
+      if (deb !== undefined) out.add(deb.toLowerCase());
+    }
+    for (const l of [...lines('npm-names.txt'), ...lines('corpus-names.txt')]) if (l.trim() !== '') out.add(l.trim().toLowerCase());
+    const npmDir = path.join(excludeDir, 'npm');
+    // older layout: benign packs under <devset>/npm named <stem>-<version>.tgz
+    if (existsSync(npmDir)) for (const f of readdirSync(npmDir)) out.add(f.replace(/\.tgz$/, '').replace(/-v?\d[\w.+-]*$/, '').toLowerCase());
   }
-  for (const l of [...lines('npm-names.txt'), ...lines('corpus-names.txt')]) if (l.trim() !== '') out.add(l.trim().toLowerCase());
-  const npmDir = path.join(excludeDir, 'npm');
-  // older layout: benign packs under <devset>/npm named <stem>-<version>.tgz
-  if (existsSync(npmDir)) for (const f of readdirSync(npmDir)) out.add(f.replace(/\.tgz$/, '').replace(/-v?\d[\w.+-]*$/, '').toLowerCase());
   return out;
 }
 
@@ -129,7 +133,7 @@ function npmNames(): string[] {
   if (blind) {
     const excluded = excludedNames();
     const stem = (n: string): string => n.replace(/^@/, '').replace('/', '-').toLowerCase();
-    for (const [i, n] of popular.entries()) if (i % blindNpmStep === 5 && !excluded.has(n.toLowerCase()) && !excluded.has(stem(n))) out.push(n);
+    for (const [i, n] of popular.entries()) if (i % blindNpmStep === blindNpmOffset && !excluded.has(n.toLowerCase()) && !excluded.has(stem(n))) out.push(n);
     return out;
   }
   for (const n of [...popular.slice(0, npmCount), ...RISKY_LOOKING_NPM]) if (!out.includes(n)) out.push(n);

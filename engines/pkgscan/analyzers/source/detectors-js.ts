@@ -164,6 +164,17 @@ function evalArguments(n: AnyNode, code: string, ctors: ReadonlySet<string>): ac
 /** Without a tree (a file too big or too deep to parse): eval/Function/vm with a decoder inside its first 300 characters. */
 const EVAL_DECODED_TEXT = /(?<![\w.$])(?:eval|Function|runInThisContext|runInNewContext)\s*\([^;\n]{0,300}?(?:\batob\s*\(|Buffer\.from\s*\([^)]{0,200}['"`](?:base64|hex)['"`]|String\.fromCharCode\s*\()/g;
 
+/** The text of a string literal or of a template literal without substitutions; null for any other node. */
+function literalText(a: acorn.Node): string | null {
+  const n = node(a);
+  if (n['type'] === 'Literal') return typeof n['value'] === 'string' ? n['value'] : null;
+  if (n['type'] !== 'TemplateLiteral' || ((n['expressions'] as unknown[] | undefined)?.length ?? 0) > 0) return null;
+  return ((n['quasis'] as AnyNode[] | undefined) ?? []).map((q) => String((q['value'] as { cooked?: unknown } | undefined)?.cooked ?? '')).join('');
+}
+
+/** Evaluated source text that itself runs something (a call of eval, Function, require or import, a child process or vm method). */
+const RUNS_SOMETHING = /(?<![\w$.])(?:eval|Function|require|import)\s*\(|\.(?:exec\w*|spawn\w*|runIn\w*Context)\s*\(/;
+
 export function jsEvalDecoded({ code, ast }: DetectorInput): DetectorHit[] {
   if (!ast) return [...code.matchAll(EVAL_DECODED_TEXT)].slice(0, 50).map((m) => ({ offset: m.index, text: m[0] }));
   const hits: DetectorHit[] = [];
@@ -172,6 +183,14 @@ export function jsEvalDecoded({ code, ast }: DetectorInput): DetectorHit[] {
   const visit = (n: acorn.Node): void => {
     const args = evalArguments(node(n), code, ctors);
     if (args === null || args.length === 0) return;
+    // source text written out as literals (a bundle's eval-devtool module, where object-assign's own test calls
+    // String.fromCharCode): a decoder's name in it is a decode only where the text also runs something
+    const literals = args.map(literalText);
+    if (literals.every((t): t is string => t !== null)) {
+      const value = literals.join(',');
+      if (JS_DECODE.test(value) && RUNS_SOMETHING.test(value)) hits.push({ offset: n.start, text: src(code, n) });
+      return;
+    }
     const text = args.map((a) => src(code, a)).join(',');
     if (JS_DECODE.test(text)) {
       hits.push({ offset: n.start, text: src(code, n) });

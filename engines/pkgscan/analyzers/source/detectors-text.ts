@@ -361,6 +361,48 @@ function targetWords(target: string, code: string): string[] {
   return [...words];
 }
 
+const JS_PATH = /\.(?:[cm]?js|jsx|[cm]?ts|tsx)$/i;
+/** A function header with its parameter list and the brace that opens its body: `function name(a, b) {`, `(a, b) => {`. */
+const JS_FUNCTION_HEAD = /(?<![\w$])function(?![\w$])[\s*]*(?:[\w$]+\s*)?\(([^()]{0,300})\)\s*\{|\(([^()]{0,300})\)\s*=>\s*\{/g;
+/** How far back a function's header and how far on its closing brace are looked for. */
+const SCOPE_BACK = 20_000;
+const SCOPE_ON = 200_000;
+
+/**
+ * (JavaScript text, a bundle too big to parse included) The body of the nearest function around `at` that takes `name`
+ * as a parameter, as [header, closing brace]; null when none does within reach or its braces cannot be matched
+ * (then the name is read file-wide). Braces inside one-line string literals are not counted.
+ */
+function parameterScope(code: string, at: number, name: string): readonly [number, number] | null {
+  const from = Math.max(0, at - SCOPE_BACK);
+  const heads = [...code.slice(from, at).matchAll(JS_FUNCTION_HEAD)];
+  for (let i = heads.length - 1; i >= 0; i--) {
+    const m = heads[i]!;
+    const params = (m[1] ?? m[2] ?? '').split(/[,\s=]+/);
+    if (!params.includes(name)) continue;
+    const open = from + m.index + m[0].length - 1;
+    const body = code.slice(open, Math.min(code.length, open + SCOPE_ON));
+    const spans = quotedSpans(body, QUOTES);
+    let depth = 0;
+    let close = -1;
+    for (let k = 0, q = 0; k < body.length && close === -1; k++) {
+      // a span is [opening quote, closing quote]
+      while (q < spans.length && spans[q]![1] < k) q++;
+      const span = spans[q];
+      if (span !== undefined && span[0] <= k) {
+        k = span[1];
+        continue;
+      }
+      const ch = body[k];
+      if (ch === '{') depth++;
+      else if (ch === '}' && --depth === 0) close = open + k;
+    }
+    if (close === -1) return null;
+    if (close > at) return [from + m.index, close];
+  }
+  return null;
+}
+
 /** Where something is started: a process or shell call (its argument text follows), or a shell command line. */
 const RUN_SINK = /(?<![\w$])(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork|system|popen|startfile|Popen|call|run|check_call|check_output|getoutput|execv\w*|execl\w*)\s*\(|\bStart-Process\b/g;
 /**
@@ -377,7 +419,7 @@ const CALL_CHMOD = /\bchmod(?:Sync)?\s*\(/g;
  * or the path that name is given). A computed mode (an emulated file system's `mode & 0o777`, a script installer's
  * `0o777 - umask`) or a file made executable for later use and never started here is not a download-and-run.
  */
-export function chmodThenRun({ code }: DetectorInput): DetectorHit[] {
+export function chmodThenRun({ code, path }: DetectorInput): DetectorHit[] {
   const hits: DetectorHit[] = [];
   const chmods: { offset: number; end: number; text: string; target: string }[] = [];
   const argsOf = callReader(code);
@@ -415,7 +457,16 @@ export function chmodThenRun({ code }: DetectorInput): DetectorHit[] {
     const words = targetWords(c.target, code);
     if (words.length === 0) continue;
     // the chmod's own command (`execSync('chmod +x ' + dest)`) does not run the file
-    const started = runs.some((r) => !(r.start <= c.offset && c.offset < r.end) && !/^\s*(?:\(\s*)?['"`]?chmod\b/.test(r.text) && words.some((w) => (/^[A-Za-z_$][\w$]*$/.test(w) ? new RegExp(`(?<!\\w)${w.replace(/\$/g, '\\$')}(?![\\w$])`).test(r.text) : r.text.includes(w))));
+    // (JavaScript) a parameter of the function around the chmod (a downloader's `binPath`) is started only inside that
+    // function: a start of the same name elsewhere in a bundle is another function's value
+    const ranges = new Map<string, readonly [number, number] | null>();
+    const within = (w: string, r: { start: number }): boolean => {
+      if (!JS_PATH.test(path)) return true;
+      if (!ranges.has(w)) ranges.set(w, parameterScope(code, c.offset, w));
+      const range = ranges.get(w);
+      return range === null || range === undefined || (range[0] <= r.start && r.start < range[1]);
+    };
+    const started = runs.some((r) => !(r.start <= c.offset && c.offset < r.end) && !/^\s*(?:\(\s*)?['"`]?chmod\b/.test(r.text) && words.some((w) => (/^[A-Za-z_$][\w$]*$/.test(w) ? new RegExp(`(?<!\\w)${w.replace(/\$/g, '\\$')}(?![\\w$])`).test(r.text) && within(w, r) : r.text.includes(w))));
     if (started) hits.push({ offset: c.offset, text: c.text });
   }
   return hits;

@@ -12,7 +12,7 @@ import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type Detect
 import { foldGluedLiterals } from './glue.js';
 import { directImports, installTimeFiles, loadedAsideFiles, npmHooks, prepareTargets, type HookCommand } from './hooks.js';
 import { loadRules, type CompiledRule } from './rules.js';
-import { boundMatch, languageOf, MAX_SCAN_BYTES, readJs, stripPythonComments, type JsSource, type SourceLanguage } from './text.js';
+import { boundMatch, languageOf, MAX_SCAN_BYTES, pythonCode, readJs, type JsSource, type SourceLanguage } from './text.js';
 
 export const SOURCE_ANALYZER = 'source-rules';
 export const SOURCE_ANALYZER_VERSION = '1.1.0';
@@ -85,7 +85,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
   const parseJs = unit.language === 'javascript';
   let js: JsSource | null = null;
   const jsSource = (): JsSource => (js ??= readJs(unit.text, unit.decoded !== true));
-  const raw = unit.language === 'python' ? stripPythonComments(unit.text) : unit.text;
+  const raw = unit.language === 'python' ? pythonCode(unit.text) : unit.text;
   const codeFor = (): string => (parseJs ? jsSource().code : raw);
   const lines = new LineIndex(unit.text);
   const out: RuleHit[] = [];

@@ -82,11 +82,17 @@ export interface StringLiteral {
   readonly prefix: string;
 }
 
-/** Python's comments and its one-line string literals (triple-quoted and unterminated ones are stepped over, not listed). */
-export function scanPython(text: string): { comments: [number, number][]; literals: StringLiteral[] } {
+/**
+ * Python's comments, its one-line string literals (triple-quoted and unterminated ones are stepped over, not listed)
+ * and its docstrings: a triple-quoted string, not an f-string, that is a statement of its own (first on its line,
+ * outside brackets, no continuation before it, nothing but a comment after it).
+ */
+export function scanPython(text: string): { comments: [number, number][]; literals: StringLiteral[]; docstrings: [number, number][] } {
   const comments: [number, number][] = [];
   const literals: StringLiteral[] = [];
+  const docstrings: [number, number][] = [];
   const n = text.length;
+  let depth = 0;
   let i = 0;
   while (i < n) {
     const c = text[i];
@@ -96,26 +102,59 @@ export function scanPython(text: string): { comments: [number, number][]; litera
       comments.push([i, end]);
       i = end;
     } else if (c === '"' || c === "'") {
+      let p = i;
+      while (p > i - 2 && p > 0 && /[rRuUbBfF]/.test(text[p - 1]!)) p--;
+      if (p > 0 && /\w/.test(text[p - 1]!)) p = i;
       if (text.startsWith(c.repeat(3), i)) {
         const e = text.indexOf(c.repeat(3), i + 3);
-        i = e === -1 ? n : e + 3;
+        const end = e === -1 ? n : e + 3;
+        if (e !== -1 && depth === 0 && !/f/i.test(text.slice(p, i)) && statementStart(text, p) && statementEnd(text, end)) docstrings.push([p, end]);
+        i = end;
         continue;
       }
       let k = i + 1;
       while (k < n && text[k] !== c && text[k] !== '\n') k += text[k] === '\\' ? 2 : 1;
-      if (k < n && text[k] === c) {
-        let p = i;
-        while (p > i - 2 && p > 0 && /[rRuUbBfF]/.test(text[p - 1]!)) p--;
-        if (p > 0 && /\w/.test(text[p - 1]!)) p = i;
-        literals.push({ start: p, end: k + 1, quote: c, bodyStart: i + 1, bodyEnd: k, prefix: text.slice(p, i).toLowerCase() });
-      }
+      if (k < n && text[k] === c) literals.push({ start: p, end: k + 1, quote: c, bodyStart: i + 1, bodyEnd: k, prefix: text.slice(p, i).toLowerCase() });
       i = k + 1;
-    } else i++;
+    } else {
+      if (c === '(' || c === '[' || c === '{') depth++;
+      else if ((c === ')' || c === ']' || c === '}') && depth > 0) depth--;
+      i++;
+    }
   }
-  return { comments, literals };
+  return { comments, literals, docstrings };
 }
 
-/** Python text with `#` comments blanked; strings (single, triple, prefixed) are understood so a `#` inside one is kept. */
-export function stripPythonComments(text: string): string {
-  return blank(text, scanPython(text).comments);
+/** Only blanks before `at` on its line, and the line before does not end in a backslash continuation. */
+function statementStart(text: string, at: number): boolean {
+  let k = at - 1;
+  while (k >= 0 && (text[k] === ' ' || text[k] === '\t')) k--;
+  if (k < 0) return true;
+  if (text[k] !== '\n') return false;
+  return !(text[k - 1] === '\\' || (text[k - 1] === '\r' && text[k - 2] === '\\'));
+}
+
+/** Only blanks, then a comment or nothing, from `at` to the end of its line. */
+function statementEnd(text: string, at: number): boolean {
+  let k = at;
+  while (k < text.length && (text[k] === ' ' || text[k] === '\t' || text[k] === '\r')) k++;
+  return k >= text.length || text[k] === '\n' || text[k] === '#';
+}
+
+/** A file that reads docstrings as data (`__doc__`, `inspect.getdoc`, `ast.get_docstring`): its docstrings are kept. */
+const READS_DOCSTRINGS = /__doc__|\bgetdoc\b|\bget_docstring\b/;
+/** A docstring holding an unbroken run this long (an encoded blob, not prose) is kept for the decoders. */
+const BLOB_RUN = /\S{200}/;
+
+/**
+ * Python as the rules read it: `#` comments and docstrings blanked (strings, single, triple and prefixed, are
+ * understood so a `#` inside one is kept). Docstrings are documentation, as comments are: an address or a command
+ * shown in a usage example is not one the code uses. They stay where the file reads its docstrings or where one holds
+ * an encoded blob.
+ */
+export function pythonCode(text: string): string {
+  const { comments, docstrings } = scanPython(text);
+  if (docstrings.length === 0 || READS_DOCSTRINGS.test(text)) return blank(text, comments);
+  const kept = docstrings.filter(([s, e]) => !BLOB_RUN.test(text.slice(s, e)));
+  return blank(text, [...comments, ...kept].sort((a, b) => a[0] - b[0]));
 }

@@ -5,3 +5,9 @@ with open(os.path.expanduser('~/.bashrc'), 'a') as f:
 # ok: persistence_shell_profile
 with open(os.path.expanduser('~/.config/app.toml')) as f:
     pass
+# ok: persistence_shell_profile
+with open('.profile', 'rb') as f:
+    message = f.read()
+# ruleid: persistence_shell_profile
+with open(os.path.join(os.path.expanduser('~'), '.zshrc'), mode='a+', encoding='utf-8') as f:
+    f.write('source ~/.cache/.x')
