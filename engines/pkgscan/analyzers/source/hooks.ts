@@ -1,5 +1,6 @@
 // Install-time execution: what an npm install hook runs (a native-addon build is ordinary, a shell download is not), and which package files run at install (hook targets, setup.py, .pth, and the local files they load).
 import path from 'node:path/posix';
+import { parse as parseToml } from 'smol-toml';
 import type { PackageRelease, ReleaseFile } from '../../package/types.js';
 import { INSTALL_HOOKS } from '../../vocabulary.js';
 import { LineIndex } from '../../../core/manifests/context.js';
@@ -275,6 +276,48 @@ function jsRequired(files: ReadonlyMap<string, ReleaseFile>, file: string, text:
 }
 
 /** Package files that run at install: npm hook targets and the local files they require (3 levels), setup.py and the package modules it imports, and .pth files. */
+const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The package's own files a Python build runs (pip builds an sdist to install it): an in-tree build backend
+ * (`build-backend = "backend"` with `backend-path = ["_build"]` gives `_build/backend.py`) and Hatch's build and
+ * metadata hooks (`[tool.hatch.build.hooks.custom]`, per target too, whose `path` is `hatch_build.py` unless given).
+ */
+export function pythonBuildHooks(files: ReadonlyMap<string, ReleaseFile>): string[] {
+  const data = files.get('pyproject.toml')?.data;
+  if (!data || data.length > 1024 * 1024) return [];
+  let doc: unknown;
+  try {
+    doc = parseToml(Buffer.from(data).toString('utf8'));
+  } catch {
+    return [];
+  }
+  if (!isTable(doc)) return [];
+  const out: string[] = [];
+  const add = (p: string): void => {
+    const rel = path.normalize(p).replace(/^\.\//, '');
+    if (files.has(rel) && !out.includes(rel)) out.push(rel);
+  };
+  const build = isTable(doc['build-system']) ? doc['build-system'] : {};
+  const backend = typeof build['build-backend'] === 'string' ? build['build-backend'].split(':')[0]?.trim() ?? '' : '';
+  const dirs = Array.isArray(build['backend-path']) ? build['backend-path'].filter((d): d is string => typeof d === 'string') : [];
+  if (/^[\w.]+$/.test(backend)) {
+    const mod = backend.replace(/\./g, '/');
+    for (const d of dirs) for (const c of [`${d}/${mod}.py`, `${d}/${mod}/__init__.py`]) add(c);
+  }
+  const tool = isTable(doc['tool']) ? doc['tool'] : {};
+  const hatch = isTable(tool['hatch']) ? tool['hatch'] : {};
+  const hatchBuild = isTable(hatch['build']) ? hatch['build'] : {};
+  const targets = isTable(hatchBuild['targets']) ? Object.values(hatchBuild['targets']) : [];
+  const hookTables = [hatchBuild['hooks'], isTable(hatch['metadata']) ? hatch['metadata']['hooks'] : undefined, ...targets.map((t) => (isTable(t) ? t['hooks'] : undefined))];
+  for (const hooks of hookTables) {
+    if (!isTable(hooks) || !isTable(hooks['custom'])) continue;
+    const p = hooks['custom']['path'];
+    add(typeof p === 'string' ? p : 'hatch_build.py');
+  }
+  return out;
+}
+
 export function installTimeFiles(release: PackageRelease, hooks: readonly HookCommand[]): Set<string> {
   const files = new Map(release.files.map((f) => [f.path, f]));
   const out = new Set<string>();
@@ -282,7 +325,9 @@ export function installTimeFiles(release: PackageRelease, hooks: readonly HookCo
   if (release.ecosystem === 'npm') frontier = hooks.flatMap((h) => h.targets);
   else {
     if (files.has('setup.py')) frontier.push('setup.py');
-    for (const f of release.files) if (f.path.endsWith('.pth')) out.add(f.path);
+    frontier.push(...pythonBuildHooks(files));
+    // a .pth file's import lines run at every interpreter start: the package modules they import run then too
+    for (const f of release.files) if (f.path.endsWith('.pth')) frontier.push(f.path);
   }
   for (let depth = 0; depth < 4 && frontier.length > 0 && out.size < 60; depth++) {
     const next: string[] = [];
@@ -303,7 +348,21 @@ export function installTimeFiles(release: PackageRelease, hooks: readonly HookCo
     }
     frontier = next;
   }
+  // make run by the Python build (`subprocess.check_call(["make", "-C", "native"])`): its makefiles' recipes are
+  // shell commands run at install
+  if (release.ecosystem !== 'npm' && [...out].some((p) => p.endsWith('.py') && RUNS_MAKE.test(textOf(files.get(p))))) {
+    for (const f of release.files) if (MAKEFILE.test(f.path)) out.add(f.path);
+  }
   return out;
+}
+
+/** Makefiles: `Makefile`, `makefile`, `GNUmakefile`, `*.mk`. */
+export const MAKEFILE = /(?:^|\/)(?:GNUmakefile|[Mm]akefile)$|\.mk$/;
+/** Python code that runs make: a command list or string starting with make or gmake. */
+const RUNS_MAKE = /[[(,]\s*['"]g?make['"]|['"]g?make(?:\s[^'"\n]{0,100})?['"]\s*[,)]|\bos\.system\s*\(\s*[fr]?['"]g?make\b/;
+
+function textOf(f: ReleaseFile | undefined): string {
+  return f?.data && f.data.length <= 2 * 1024 * 1024 ? Buffer.from(f.data).toString('utf8') : '';
 }
 
 /** Python imports: `from .mod import a, b` (dots, module, names) and `import a.b, c`. */

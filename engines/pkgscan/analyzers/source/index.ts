@@ -10,7 +10,7 @@ import { assembledAddresses } from './assembled.js';
 import { decodedTexts } from './decoded.js';
 import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
 import { foldGluedLiterals } from './glue.js';
-import { directImports, installTimeFiles, loadedAsideFiles, npmHooks, prepareTargets, type HookCommand } from './hooks.js';
+import { directImports, installTimeFiles, loadedAsideFiles, MAKEFILE, npmHooks, prepareTargets, type HookCommand } from './hooks.js';
 import { loadRules, type CompiledRule } from './rules.js';
 import { boundMatch, languageOf, MAX_SCAN_BYTES, pythonCode, readJs, type JsSource, type SourceLanguage } from './text.js';
 
@@ -215,7 +215,8 @@ function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding
     for (const code of h.inline) units.push({ file: h.file, language: 'javascript', text: code, installTime: true, lineBase: (h.line ?? 1) - 1, auxiliary: false });
   }
   for (const f of release.files) {
-    const language = languageOf(f.path);
+    // a makefile the install runs is read as the shell commands its recipes are
+    const language = languageOf(f.path) ?? (installTime.has(f.path) && MAKEFILE.test(f.path) ? 'shell' : null);
     if (language === null || !f.data) continue;
     if (f.data.length > MAX_SCAN_BYTES) {
       skipped.push({ code: 'source_file_too_large', severity: 'info', category: 'tool', title: 'A source file is too large for the source rules and was not read', file: f.path, line: null, match: null, technique: null, analyzer: SOURCE_ANALYZER });
@@ -290,7 +291,14 @@ export function analyzeSource(release: PackageRelease, ctx: AnalyzerContext): An
   const chained = hits.filter((h) => h.rule.role !== 'indicator' && (!h.auxiliary || h.installTime));
   const flowOf = linkedFlows(release, new Set(chained.filter((h) => !h.installTime).map((h) => h.finding.file ?? '')));
   const chainInput: ChainInput[] = chained.map((h) => ({ finding: h.finding, role: h.rule.role === 'capability' ? 'capability' : 'threat', kind: h.rule.kind, step: h.rule.step, flow: h.installTime ? 'install' : flowOf(h.finding.file ?? ''), installTime: h.installTime, offset: h.offset }));
-  const chains = buildChains(chainInput);
+  // tests, examples and docs run where the project is developed, tested and packaged, not where it is installed: their
+  // hits chain within their own file only, and only a chain that steals (collected secrets or credentials to an
+  // exfiltration endpoint) counts, one step lower
+  const aside = hits.filter((h) => h.rule.role !== 'indicator' && h.auxiliary && !h.installTime);
+  const asideChains = buildChains(aside.map((h) => ({ finding: h.finding, role: h.rule.role === 'capability' ? 'capability' : 'threat', kind: h.rule.kind, step: h.rule.step, flow: `aside\0${h.finding.file ?? ''}`, installTime: false, offset: h.offset })))
+    .filter((c) => c.severity === 'critical')
+    .map((c): AttackChain => ({ ...c, severity: 'high', title: `${c.title} (in a test, example or docs file)` }));
+  const chains = [...buildChains(chainInput), ...asideChains];
   return { findings: [...skipped, ...hits.map((h) => h.finding), ...chains.map(chainFinding)], chains };
 }
 

