@@ -43,30 +43,45 @@ export function moduleAliases(code: string): Map<string, string> {
 
 /** The aliased view of a JavaScript file, or null when it binds no module under another name (or is too large). */
 export function aliasedView(code: string): AliasedView | null {
-  if (code.length > MAX_TEXT) return null;
+  const edits = aliasEdits(code);
+  return edits.length === 0 ? null : rewrittenView(code, edits);
+}
+
+/** Each use `alias.` or `alias.default.` (not itself a member, `x.alias.`) written as the module's name. */
+export function aliasEdits(code: string): Edit[] {
+  if (code.length > MAX_TEXT) return [];
   const aliases = moduleAliases(code);
-  if (aliases.size === 0) return null;
-  // every use `alias.` or `alias.default.` not itself a member (`x.alias.`), left to right
-  const uses: { at: number; end: number; mod: string }[] = [];
+  const uses: Edit[] = [];
   for (const [alias, mod] of aliases) {
     for (let i = code.indexOf(`${alias}.`); i !== -1; i = code.indexOf(`${alias}.`, i + alias.length)) {
       if (isName(code[i - 1]) || code[i - 1] === '.') continue;
       let end = i + alias.length;
       if (code.startsWith('.default.', end)) end += '.default'.length;
-      uses.push({ at: i, end, mod });
+      uses.push({ at: i, end, text: mod });
     }
   }
-  if (uses.length === 0) return null;
-  uses.sort((a, b) => a.at - b.at);
+  return uses;
+}
+
+/** A replacement of the file's [at, end) by `text` (no line breaks in it, so lines stay where they were). */
+export interface Edit {
+  readonly at: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+/** The file with the edits made (left to right; an edit overlapping the one before is dropped), and the map back. */
+export function rewrittenView(code: string, edits: readonly Edit[]): AliasedView {
+  const sorted = [...edits].sort((a, b) => a.at - b.at);
   const parts: string[] = [];
   // (offset in the view where a change starts, how much the view has grown after it)
   const shifts: { at: number; grown: number }[] = [];
   let from = 0;
   let grown = 0;
-  for (const u of uses) {
+  for (const u of sorted) {
     if (u.at < from) continue;
-    parts.push(code.slice(from, u.at), u.mod);
-    grown += u.mod.length - (u.end - u.at);
+    parts.push(code.slice(from, u.at), u.text);
+    grown += u.text.length - (u.end - u.at);
     shifts.push({ at: u.end + grown, grown });
     from = u.end;
   }

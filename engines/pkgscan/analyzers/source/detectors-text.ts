@@ -446,6 +446,10 @@ const RUN_SINK = /(?<![\w$])(?:exec|execSync|execFile|execFileSync|spawn|spawnSy
  */
 export const SHELL_CHMOD = /\bchmod\s+(?:-(?:(?!\bchmod\s)\w)+\s+)*([ugoa]*\+(?=[rwxXst]*x)[rwxXst]+|[0-7]{3,4})\s+(?:['"`]\s*\+\s*([\w$.]+)|\$\{([^}]{1,200})\}|"?([^\s;&|'"`)]+))/g;
 const CALL_CHMOD = /\bchmod(?:Sync)?\s*\(/g;
+/** Node's calls that create a file and take a mode in their options. */
+const CREATE_WITH_MODE = /\b(?:createWriteStream|writeFileSync|writeFile|openSync)\s*\(/g;
+/** The mode of an options object: `mode: 0o755`, `mode: 493`, `mode: '755'`. */
+const MODE_OPTION = /\bmode\s*:\s*(0o[0-7]{3,4}|0[0-7]{3}|\d{2,4}|'[0-7]{3,4}'|"[0-7]{3,4}")/;
 
 /**
  * Makes a file runnable and then runs that file: a chmod with a literal execute mode (`chmod(p, 0o755)`, `chmod +x p`,
@@ -463,6 +467,15 @@ export function chmodThenRun({ code, path }: DetectorInput): DetectorHit[] {
     const [target, mode] = topLevelArgs(call);
     if (target !== undefined && mode !== undefined && literalExecMode(mode)) chmods.push({ offset: m.index, end: open + call.length, text: code.slice(m.index, open) + call, target });
     if (chmods.length > 50) break;
+  }
+  // a file created with an execute mode (`fs.createWriteStream(d, { mode: 0o755 })`, `writeFileSync(p, data, { mode: 493 })`)
+  for (const m of code.matchAll(CREATE_WITH_MODE)) {
+    const open = m.index + m[0].length - 1;
+    const call = argsOf(open);
+    const target = topLevelArgs(call)[0];
+    const mode = MODE_OPTION.exec(call)?.[1];
+    if (target !== undefined && mode !== undefined && literalExecMode(mode)) chmods.push({ offset: m.index, end: open + call.length, text: code.slice(m.index, open) + call, target });
+    if (chmods.length > 100) break;
   }
   for (const m of code.matchAll(SHELL_CHMOD)) {
     const target = m[2] ?? m[3] ?? m[4];

@@ -71,7 +71,7 @@ export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, RegExp>> = {
   py_exec_decoded: /./,
   py_cmdclass_install: /./,
   pth_executable: /./,
-  chmod_then_run: /\bchmod/,
+  chmod_then_run: /\bchmod|\bmode\s*:/,
   py_import_time_install: /\bpip/,
   lookup_of_data: /\b(?:nslookup|dig|host|ping)\b|gethostbyname|getaddrinfo|[Rr]esolver/,
   sends_secret_file: SECRET_FILE,

@@ -5,13 +5,14 @@ import { SEVERITY_RANK as RANK } from '../../vocabulary.js';
 import { buildChains, LINKED_FLOW, type ChainInput } from '../chains.js';
 import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
-import { aliasedView } from './aliases.js';
+import { aliasedView, rewrittenView } from './aliases.js';
 import { assembledAddresses } from './assembled.js';
 import { decodedTexts } from './decoded.js';
 import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
 import { foldGluedLiterals } from './glue.js';
 import { directImports, installTimeFiles, loadedAsideFiles, MAKEFILE, npmHooks, prepareTargets, type HookCommand } from './hooks.js';
 import { loadRules, type CompiledRule } from './rules.js';
+import { stringTableEdits } from './tables.js';
 import { boundMatch, languageOf, MAX_SCAN_BYTES, pythonCode, readJs, type JsSource, type SourceLanguage } from './text.js';
 
 export const SOURCE_ANALYZER = 'source-rules';
@@ -38,6 +39,8 @@ interface Unit {
   readonly glued?: boolean;
   /** The file with Node's modules under their own names (aliases.ts): rules' patterns only, no detectors or decoding. */
   readonly aliased?: boolean;
+  /** The file with its string tables read back (tables.ts). */
+  readonly tabled?: boolean;
   /** Where the unit's text starts in its file (a window of lines). */
   readonly offsetBase?: number;
 }
@@ -112,7 +115,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
     }
     if (hits.length < rule.minMatches) continue;
     hits.sort((a, b) => a.offset - b.offset);
-    if ((unit.decoded === true || unit.glued === true || unit.aliased === true) && rule.category === 'obfuscation') continue;
+    if ((unit.decoded === true || unit.glued === true || unit.aliased === true || unit.tabled === true) && rule.category === 'obfuscation') continue;
     const base = unit.installTime && rule.installHookSeverity !== null && RANK[rule.installHookSeverity] > RANK[rule.severity] ? rule.installHookSeverity : rule.severity;
     const severity = unit.auxiliary && !unit.installTime ? LOWER[base] : base;
     const seenLines = new Set<number>();
@@ -134,6 +137,29 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
   if (depth < 2 && !signal?.aborted) for (const d of decodedUnits(unit, raw)) out.push(...applyRules(d, rules, signal, declared, depth + 1));
   if (unit.decoded !== true && unit.glued !== true && unit.language !== 'shell' && !signal?.aborted) out.push(...gluedHits(unit, rules, signal, declared, depth, out));
   if (unit.decoded !== true && unit.glued !== true && unit.language === 'javascript' && !signal?.aborted) out.push(...aliasedHits(unit, rules, signal, declared, out));
+  if (unit.decoded !== true && unit.glued !== true && unit.tabled !== true && unit.language === 'javascript' && !signal?.aborted) out.push(...tabledHits(unit, rules, signal, declared, depth, out));
+  return out;
+}
+
+/**
+ * The rules over the file with its string tables read back (`c[_0x2a(19)](d)` read as `c.spawn(d)`): the hits at a
+ * rule and line the file as written did not give, at the file's offsets.
+ */
+function tabledHits(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, declared: ReadonlySet<string>, depth: number, found: readonly RuleHit[]): RuleHit[] {
+  const edits = stringTableEdits(unit.text);
+  if (edits.length === 0) return [];
+  // then the module aliases the read-back text shows (`o.platform()` once `o[_0x2a(10)]()` is read back), in the same
+  // view, so the detectors (which the aliased view does not run) read both
+  const tabled = rewrittenView(unit.text, edits);
+  const aliased = aliasedView(tabled.text);
+  const view = { text: aliased?.text ?? tabled.text, original: (o: number): number => tabled.original(aliased === null ? o : aliased.original(o)) };
+  const seen = new Set(found.map((h) => `${h.rule.id}\0${h.finding.line ?? 0}`));
+  const out: RuleHit[] = [];
+  for (const h of applyRules({ ...unit, text: view.text, offsetBase: 0, tabled: true }, rules, signal, declared, depth)) {
+    if (seen.has(`${h.rule.id}\0${h.finding.line ?? 0}`)) continue;
+    seen.add(`${h.rule.id}\0${h.finding.line ?? 0}`);
+    out.push({ ...h, offset: h.offset === null ? null : (unit.offsetBase ?? 0) + view.original(h.offset) });
+  }
   return out;
 }
 
