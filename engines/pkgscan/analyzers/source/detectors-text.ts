@@ -368,19 +368,22 @@ const JS_FUNCTION_HEAD = /(?<![\w$])function(?![\w$])[\s*]*(?:[\w$]+\s*)?\(([^()
 const SCOPE_BACK = 20_000;
 const SCOPE_ON = 200_000;
 
+/** A method header in a class or object literal: `install(a) {`, `async run() {` (not `if (`, `for (`, `catch (`). */
+const JS_METHOD_HEAD = /(?<![\w$.])([A-Za-z_$][\w$]{0,60})\s*\(([^()]{0,300})\)\s*\{/g;
+const NOT_A_METHOD = new Set(['if', 'for', 'while', 'switch', 'catch', 'with', 'function', 'return', 'typeof', 'await', 'yield', 'do', 'else']);
+
 /**
- * (JavaScript text, a bundle too big to parse included) The body of the nearest function around `at` that takes `name`
- * as a parameter, as [header, closing brace]; null when none does within reach or its braces cannot be matched
- * (then the name is read file-wide). Braces inside one-line string literals are not counted.
+ * (JavaScript text, a bundle too big to parse included) The body of the nearest function around `at` whose header
+ * `accept` takes, as [header, closing brace]; null when none does within reach or its braces cannot be matched (then
+ * the name is read file-wide). Braces inside one-line string literals are not counted.
  */
-function parameterScope(code: string, at: number, name: string): readonly [number, number] | null {
+function functionScope(code: string, at: number, heads: RegExp, accept: (m: RegExpMatchArray) => boolean): readonly [number, number] | null {
   const from = Math.max(0, at - SCOPE_BACK);
-  const heads = [...code.slice(from, at).matchAll(JS_FUNCTION_HEAD)];
-  for (let i = heads.length - 1; i >= 0; i--) {
-    const m = heads[i]!;
-    const params = (m[1] ?? m[2] ?? '').split(/[,\s=]+/);
-    if (!params.includes(name)) continue;
-    const open = from + m.index + m[0].length - 1;
+  const found = [...code.slice(from, at).matchAll(heads)];
+  for (let i = found.length - 1; i >= 0; i--) {
+    const m = found[i]!;
+    if (!accept(m)) continue;
+    const open = from + (m.index ?? 0) + m[0].length - 1;
     const body = code.slice(open, Math.min(code.length, open + SCOPE_ON));
     const spans = quotedSpans(body, QUOTES);
     let depth = 0;
@@ -398,9 +401,23 @@ function parameterScope(code: string, at: number, name: string): readonly [numbe
       else if (ch === '}' && --depth === 0) close = open + k;
     }
     if (close === -1) return null;
-    if (close > at) return [from + m.index, close];
+    if (close > at) return [from + (m.index ?? 0), close];
   }
   return null;
+}
+
+/** The nearest function around `at` that takes `name` as a parameter. */
+function parameterScope(code: string, at: number, name: string): readonly [number, number] | null {
+  return functionScope(code, at, JS_FUNCTION_HEAD, (m) => (m[1] ?? m[2] ?? '').split(/[,\s=]+/).includes(name));
+}
+
+/** The nearest method or `function` around `at` (what `this` is bound by; arrow functions take their parent's). */
+function thisScope(code: string, at: number): readonly [number, number] | null {
+  const fn = functionScope(code, at, JS_FUNCTION_HEAD, (m) => m[0].startsWith('function'));
+  const method = functionScope(code, at, JS_METHOD_HEAD, (m) => !NOT_A_METHOD.has(m[1] ?? ''));
+  if (fn === null) return method;
+  if (method === null) return fn;
+  return fn[0] > method[0] ? fn : method;
 }
 
 /** A Python `def` header: its indentation and name. */
@@ -505,11 +522,14 @@ export function chmodThenRun({ code, path }: DetectorInput): DetectorHit[] {
     if (words.length === 0) continue;
     // the chmod's own command (`execSync('chmod +x ' + dest)`) does not run the file
     // (JavaScript) a parameter of the function around the chmod (a downloader's `binPath`) is started only inside that
-    // function: a start of the same name elsewhere in a bundle is another function's value
+    // function: a start of the same name elsewhere in a bundle is another function's value; and a member of `this`
+    // (`this.binaryPath`) made executable by one method and started by another (`install()` at install, `run()` when
+    // the user runs the tool) is a binary kept for later use
     const ranges = new Map<string, readonly [number, number] | null>();
+    const member = /^\s*this\s*\./.test(c.target);
     const within = (w: string, r: { start: number }): boolean => {
       if (!JS_PATH.test(path)) return true;
-      if (!ranges.has(w)) ranges.set(w, parameterScope(code, c.offset, w));
+      if (!ranges.has(w)) ranges.set(w, member ? thisScope(code, c.offset) : parameterScope(code, c.offset, w));
       const range = ranges.get(w);
       return range === null || range === undefined || (range[0] <= r.start && r.start < range[1]);
     };
