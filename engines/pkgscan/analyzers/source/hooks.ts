@@ -1,4 +1,4 @@
-// Install-time execution: what an npm install hook runs (a native-addon build is ordinary, a shell download is not), and which package files run at install (hook targets, setup.py, .pth, and the local files they load).
+// Install-time execution: what an npm install hook runs (a native-addon build is ordinary, a shell download is not), and which package files run at install (hook targets, setup.py, in-tree build backends and Hatch hooks, .pth files, the local files they load, and the makefiles setup.py runs make on).
 import path from 'node:path/posix';
 import { parse as parseToml } from 'smol-toml';
 import type { PackageRelease, ReleaseFile } from '../../package/types.js';
@@ -275,7 +275,6 @@ function jsRequired(files: ReadonlyMap<string, ReleaseFile>, file: string, text:
   return found;
 }
 
-/** Package files that run at install: npm hook targets and the local files they require (3 levels), setup.py and the package modules it imports, and .pth files. */
 const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
@@ -318,6 +317,11 @@ export function pythonBuildHooks(files: ReadonlyMap<string, ReleaseFile>): strin
   return out;
 }
 
+/**
+ * Package files that run at install: npm hook targets and the local files they require (3 levels); for PyPI setup.py,
+ * an in-tree build backend, Hatch hooks and .pth files with the package modules they import, and the makefiles when
+ * one of them runs make.
+ */
 export function installTimeFiles(release: PackageRelease, hooks: readonly HookCommand[]): Set<string> {
   const files = new Map(release.files.map((f) => [f.path, f]));
   const out = new Set<string>();

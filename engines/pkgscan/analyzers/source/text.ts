@@ -155,6 +155,6 @@ const BLOB_RUN = /\S{200}/;
 export function pythonCode(text: string): string {
   const { comments, docstrings } = scanPython(text);
   if (docstrings.length === 0 || READS_DOCSTRINGS.test(text)) return blank(text, comments);
-  const kept = docstrings.filter(([s, e]) => !BLOB_RUN.test(text.slice(s, e)));
-  return blank(text, [...comments, ...kept].sort((a, b) => a[0] - b[0]));
+  const prose = docstrings.filter(([s, e]) => !BLOB_RUN.test(text.slice(s, e)));
+  return blank(text, [...comments, ...prose].sort((a, b) => a[0] - b[0]));
 }
