@@ -48,7 +48,7 @@ export function aliasedView(code: string): AliasedView | null {
 }
 
 /** Each use `alias.` or `alias.default.` (not itself a member, `x.alias.`) written as the module's name. */
-export function aliasEdits(code: string): Edit[] {
+function aliasEdits(code: string): Edit[] {
   if (code.length > MAX_TEXT) return [];
   const aliases = moduleAliases(code);
   const uses: Edit[] = [];

@@ -3,6 +3,7 @@
 // offsets and text it matched.
 import { isLineTerminator, isRegexBlank, quotedSpans, replaceQuoted, skipRegexBlanks } from '../../../core/linear-text.js';
 import type { DetectorHit, DetectorInput } from './detectors.js';
+import { languageOf } from './text.js';
 
 /** A package name as PyPI and npm compare them: lower case, runs of `-`, `_`, `.` as one `-`. */
 export function normaliseDependency(name: string): string {
@@ -361,7 +362,6 @@ function targetWords(target: string, code: string): string[] {
   return [...words];
 }
 
-const JS_PATH = /\.(?:[cm]?js|jsx|[cm]?ts|tsx)$/i;
 /** A function header with its parameter list and the brace that opens its body: `function name(a, b) {`, `(a, b) => {`. */
 const JS_FUNCTION_HEAD = /(?<![\w$])function(?![\w$])[\s*]*(?:[\w$]+\s*)?\(([^()]{0,300})\)\s*\{|\(([^()]{0,300})\)\s*=>\s*\{/g;
 /** How far back a function's header and how far on its closing brace are looked for. */
@@ -528,7 +528,7 @@ export function chmodThenRun({ code, path }: DetectorInput): DetectorHit[] {
     const ranges = new Map<string, readonly [number, number] | null>();
     const member = /^\s*this\s*\./.test(c.target);
     const within = (w: string, r: { start: number }): boolean => {
-      if (!JS_PATH.test(path)) return true;
+      if (languageOf(path) !== 'javascript') return true;
       if (!ranges.has(w)) ranges.set(w, member ? thisScope(code, c.offset) : parameterScope(code, c.offset, w));
       const range = ranges.get(w);
       return range === null || range === undefined || (range[0] <= r.start && r.start < range[1]);

@@ -3,7 +3,7 @@ import path from 'node:path/posix';
 import { parse as parseToml } from 'smol-toml';
 import type { PackageRelease, ReleaseFile } from '../../package/types.js';
 import { INSTALL_HOOKS } from '../../vocabulary.js';
-import { LineIndex } from '../../../core/manifests/context.js';
+import { isRecord, LineIndex } from '../../../core/manifests/context.js';
 
 /** Commands that build or set up a package the ordinary way (native addons, git hooks, patches, funding notices). */
 // Each pattern reads a command one way only (an option is `-` and option characters; no alternative spells what two
@@ -275,8 +275,6 @@ function jsRequired(files: ReadonlyMap<string, ReleaseFile>, file: string, text:
   return found;
 }
 
-const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * The package's own files a Python build runs (pip builds an sdist to install it): an in-tree build backend
  * (`build-backend = "backend"` with `backend-path = ["_build"]` gives `_build/backend.py`) and Hatch's build and
@@ -291,26 +289,26 @@ export function pythonBuildHooks(files: ReadonlyMap<string, ReleaseFile>): strin
   } catch {
     return [];
   }
-  if (!isTable(doc)) return [];
+  if (!isRecord(doc)) return [];
   const out: string[] = [];
   const add = (p: string): void => {
     const rel = path.normalize(p).replace(/^\.\//, '');
     if (files.has(rel) && !out.includes(rel)) out.push(rel);
   };
-  const build = isTable(doc['build-system']) ? doc['build-system'] : {};
+  const build = isRecord(doc['build-system']) ? doc['build-system'] : {};
   const backend = typeof build['build-backend'] === 'string' ? build['build-backend'].split(':')[0]?.trim() ?? '' : '';
   const dirs = Array.isArray(build['backend-path']) ? build['backend-path'].filter((d): d is string => typeof d === 'string') : [];
   if (/^[\w.]+$/.test(backend)) {
     const mod = backend.replace(/\./g, '/');
     for (const d of dirs) for (const c of [`${d}/${mod}.py`, `${d}/${mod}/__init__.py`]) add(c);
   }
-  const tool = isTable(doc['tool']) ? doc['tool'] : {};
-  const hatch = isTable(tool['hatch']) ? tool['hatch'] : {};
-  const hatchBuild = isTable(hatch['build']) ? hatch['build'] : {};
-  const targets = isTable(hatchBuild['targets']) ? Object.values(hatchBuild['targets']) : [];
-  const hookTables = [hatchBuild['hooks'], isTable(hatch['metadata']) ? hatch['metadata']['hooks'] : undefined, ...targets.map((t) => (isTable(t) ? t['hooks'] : undefined))];
+  const tool = isRecord(doc['tool']) ? doc['tool'] : {};
+  const hatch = isRecord(tool['hatch']) ? tool['hatch'] : {};
+  const hatchBuild = isRecord(hatch['build']) ? hatch['build'] : {};
+  const targets = isRecord(hatchBuild['targets']) ? Object.values(hatchBuild['targets']) : [];
+  const hookTables = [hatchBuild['hooks'], isRecord(hatch['metadata']) ? hatch['metadata']['hooks'] : undefined, ...targets.map((t) => (isRecord(t) ? t['hooks'] : undefined))];
   for (const hooks of hookTables) {
-    if (!isTable(hooks) || !isTable(hooks['custom'])) continue;
+    if (!isRecord(hooks) || !isRecord(hooks['custom'])) continue;
     const p = hooks['custom']['path'];
     add(typeof p === 'string' ? p : 'hatch_build.py');
   }
@@ -338,9 +336,8 @@ export function installTimeFiles(release: PackageRelease, hooks: readonly HookCo
     for (const p of frontier) {
       if (out.has(p)) continue;
       out.add(p);
-      const data = files.get(p)?.data;
-      if (!data || data.length > 2 * 1024 * 1024) continue;
-      const text = Buffer.from(data).toString('utf8');
+      const text = textOf(files.get(p));
+      if (text === '') continue;
       if (release.ecosystem === 'npm') {
         for (const r of jsRequired(files, p, text)) if (!out.has(r)) next.push(r);
       } else if (depth === 0) {

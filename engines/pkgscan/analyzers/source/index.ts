@@ -5,7 +5,7 @@ import { SEVERITY_RANK as RANK } from '../../vocabulary.js';
 import { buildChains, LINKED_FLOW, type ChainInput } from '../chains.js';
 import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
-import { aliasedView, rewrittenView } from './aliases.js';
+import { aliasedView, rewrittenView, type AliasedView } from './aliases.js';
 import { assembledAddresses } from './assembled.js';
 import { decodedTexts } from './decoded.js';
 import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
@@ -153,14 +153,7 @@ function tabledHits(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
   const tabled = rewrittenView(unit.text, edits);
   const aliased = aliasedView(tabled.text);
   const view = { text: aliased?.text ?? tabled.text, original: (o: number): number => tabled.original(aliased === null ? o : aliased.original(o)) };
-  const seen = new Set(found.map((h) => `${h.rule.id}\0${h.finding.line ?? 0}`));
-  const out: RuleHit[] = [];
-  for (const h of applyRules({ ...unit, text: view.text, offsetBase: 0, tabled: true }, rules, signal, declared, depth)) {
-    if (seen.has(`${h.rule.id}\0${h.finding.line ?? 0}`)) continue;
-    seen.add(`${h.rule.id}\0${h.finding.line ?? 0}`);
-    out.push({ ...h, offset: h.offset === null ? null : (unit.offsetBase ?? 0) + view.original(h.offset) });
-  }
-  return out;
+  return viewHits(unit, view, { tabled: true }, rules, signal, declared, depth, found);
 }
 
 /** Whether a rule's patterns or file-wide conditions name one of the modules the aliased view writes in (only those can read it differently). */
@@ -178,10 +171,14 @@ function namesModules(rule: CompiledRule): boolean {
  */
 function aliasedHits(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, declared: ReadonlySet<string>, found: readonly RuleHit[]): RuleHit[] {
   const view = aliasedView(unit.text);
-  if (view === null) return [];
+  return view === null ? [] : viewHits(unit, view, { aliased: true }, rules, signal, declared, 2, found);
+}
+
+/** The rules over a view of the unit's text: the hits at a rule and line the file as written did not give, mapped back to the file's offsets. */
+function viewHits(unit: Unit, view: AliasedView, kind: Pick<Unit, 'aliased' | 'tabled'>, rules: readonly CompiledRule[], signal: AbortSignal | undefined, declared: ReadonlySet<string>, depth: number, found: readonly RuleHit[]): RuleHit[] {
   const seen = new Set(found.map((h) => `${h.rule.id}\0${h.finding.line ?? 0}`));
   const out: RuleHit[] = [];
-  for (const h of applyRules({ ...unit, text: view.text, offsetBase: 0, aliased: true }, rules, signal, declared, 2)) {
+  for (const h of applyRules({ ...unit, ...kind, text: view.text, offsetBase: 0 }, rules, signal, declared, depth)) {
     if (seen.has(`${h.rule.id}\0${h.finding.line ?? 0}`)) continue;
     seen.add(`${h.rule.id}\0${h.finding.line ?? 0}`);
     out.push({ ...h, offset: h.offset === null ? null : (unit.offsetBase ?? 0) + view.original(h.offset) });
