@@ -369,7 +369,7 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
     }
   });
   const receivedAt = (id: string, at: number): boolean => receivers.some((r) => r.start <= at && at < r.end && r.names.has(id));
-  // names assigned fetched data (two rounds: `body += chunk`, then `code = body.trim()`); a name reused many times (a
+  // names assigned fetched data (three rounds: `res = await fetch(u)`, `m = await res.json()`, `for (const step of m.steps)`); a name reused many times (a
   // minified bundle's one-letter names) is fetched only when most of its assignments are
   const assigns: { name: string; value: acorn.Node }[] = [];
   walk.full(ast, (n) => {
@@ -377,12 +377,14 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
     // `const { data } = await axios.get(u)`: each name of a destructuring pattern
     if (n.type === 'VariableDeclarator' && a['init']) for (const id of identifiersIn(a['id'] as acorn.Node)) assigns.push({ name: id, value: a['init'] as acorn.Node });
     if (n.type === 'AssignmentExpression' && (a['left'] as AnyNode).type === 'Identifier') assigns.push({ name: String((a['left'] as AnyNode)['name']), value: a['right'] as acorn.Node });
+    // `for (const step of manifest.steps)`: each name takes an item of what it goes over
+    if (n.type === 'ForOfStatement') for (const id of identifiersIn(a['left'] as acorn.Node)) assigns.push({ name: id, value: a['right'] as acorn.Node });
   });
   const count = new Map<string, number>();
   for (const { name } of assigns) count.set(name, (count.get(name) ?? 0) + 1);
   const fetched = new Set<string>();
   const fromNetwork = (value: acorn.Node): boolean => netText(src(code, value)) || identifiersIn(value).some((i) => fetched.has(i) || receivedAt(i, value.start));
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < 3; round++) {
     const hit = new Map<string, number>();
     for (const { name, value } of assigns) if (fromNetwork(value)) hit.set(name, (hit.get(name) ?? 0) + 1);
     for (const [name, h] of hit) {
@@ -392,8 +394,17 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
   }
   const hits: DetectorHit[] = [];
   const ctors = functionConstructors(code);
+  const shell = shellCallees(code);
   walk.full(ast, (n) => {
     if (n.type !== 'CallExpression' && n.type !== 'NewExpression') return;
+    // a shell command line that is itself fetched data (`exec(step)` for each step of a fetched manifest): not a
+    // command of the file's own built around a fetched value (a downloaded file's path)
+    const first = ((node(n)['arguments'] as acorn.Node[] | undefined) ?? [])[0];
+    if (n.type === 'CallExpression' && first !== undefined && shell.has(calleeName(node(n))) && /^(?:Identifier|MemberExpression)$/.test(first.type)) {
+      const root = /^[A-Za-z_$][\w$]*/.exec(src(code, first))?.[0] ?? '';
+      if (fetched.has(root) || receivedAt(root, first.start)) hits.push({ offset: n.start, text: src(code, n) });
+      return;
+    }
     // any argument: `Function`'s body comes last, `vm.runInThisContext(code, options)`'s and `_compile(code, name)`'s first
     const args = evalArguments(node(n), code, ctors);
     if (args === null) return;
@@ -402,6 +413,31 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
     if (args.some(fromNetwork) && !SAME_ORIGIN.test(code.slice(Math.max(0, n.start - 1500), n.start))) hits.push({ offset: n.start, text: src(code, n) });
   });
   return hits;
+}
+
+/** child_process as a whole (`const cp = require('child_process')`, `import cp from 'node:child_process'`), in the text before the module's name. */
+const CHILD_PROCESS_MODULE = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\s*\(\s*['"`](?:node:)?$|\bimport\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s+from\s*['"`](?:node:)?$/;
+/** What follows a destructuring's `}` up to the module's name (`} = require('`, `} from '`). */
+const CHILD_PROCESS_AFTER = /^\}\s*(?:=\s*require\s*\(\s*|from\s*)['"`](?:node:)?$/;
+
+/** The callee names under which this file runs a shell command line (child_process's exec and execSync), also taken by name (`const { exec: run } = require(...)`, `import { execSync } from ...`). */
+function shellCallees(code: string): Set<string> {
+  const out = new Set<string>();
+  let at = code.indexOf('child_process');
+  for (let n = 0; at !== -1 && n < 20; n++, at = code.indexOf('child_process', at + 1)) {
+    const head = code.slice(Math.max(0, at - 300), at);
+    const whole = CHILD_PROCESS_MODULE.exec(head.slice(head.lastIndexOf('\n') + 1));
+    const module = whole?.[1] ?? whole?.[2];
+    if (module !== undefined) for (const f of ['exec', 'execSync']) out.add(`${module}.${f}`);
+    const close = head.lastIndexOf('}');
+    const open = close === -1 ? -1 : head.lastIndexOf('{', close);
+    if (open === -1 || !CHILD_PROCESS_AFTER.test(head.slice(close))) continue;
+    for (const part of head.slice(open + 1, close).split(',')) {
+      const [imported, local] = part.replace(/\bas\b/, ':').split(':').map((x) => x.trim());
+      if (imported === 'exec' || imported === 'execSync') out.add(local !== undefined && local !== '' ? local : imported);
+    }
+  }
+  return out;
 }
 
 const SPAWN = /^(?:\w*\.)?(?:spawn|exec|execFile|fork|spawnSync|execSync|execFileSync)$/;
@@ -542,7 +578,10 @@ export function jsDnsExfil({ code, ast }: DetectorInput): DetectorHit[] {
     const known = defs;
     const unresolved = identifiersIn(arg).some((id) => !known.has(id));
     const fn = unresolved ? ancestors.find((a) => /Function/.test(a.type)) : undefined;
-    const flow = dataFlowText(fn ?? arg, code, defs);
+    // a callback's parameters are what the method it was handed goes over (`chunks.forEach((c, i) => ...)`): the
+    // receiver's data is followed too
+    const receivers = fn === undefined ? [] : ancestors.filter((a, i) => a.type === 'CallExpression' && ancestors[i + 1] !== undefined && /Function/.test(ancestors[i + 1]!.type) && (node(a)['callee'] as AnyNode | undefined)?.type === 'MemberExpression');
+    const flow = [fn ?? arg, ...receivers.map((c) => (node(c)['callee'] as AnyNode)['object'] as acorn.Node)].map((x) => dataFlowText(x, code, known)).join('\n');
     // encoded host data, or an encoded serialised object (what a caller collected, handed in: a stealer split into a
     // collecting module and a sending one)
     if (LABEL_ENCODE.test(flow) && (HOST_DATA.test(flow) || SERIALISED.test(flow))) hits.push({ offset: n.start, text: src(code, n) });

@@ -774,11 +774,20 @@ export function builtDomain(text: string): boolean {
 /** Names of the local network, service discovery and cluster DNS: looking up the host's own name there is ordinary. */
 const LOCAL_SUFFIX = /\.(?:local|localdomain|lan|internal|home\.arpa|localhost)\b/i;
 
-/** The text assigned to each name of the file (`name = ...`, `name += ...`, JS declarations, and an item or property of it: `out[f] = ...`, also after a loop's or condition's head on the same line), at most 2000 characters each. */
-function assignedTexts(code: string): Map<string, string[]> {
+/**
+ * The text assigned to each name of the file (`name = ...`, `name += ...`, JS declarations, and an item or property of
+ * it: `out[f] = ...`, also after a loop's or condition's head on the same line), at most 2000 characters
+ * each. Given `members`, an item's or property's text goes there instead (an object filled in over several lines).
+ */
+function assignedTexts(code: string, members?: Map<string, string[]>): Map<string, string[]> {
   const defs = new Map<string, string[]>();
   for (const m of code.matchAll(/^[ \t]*(?:(?:for|if|while)[ \t]*\([^\n\r]{0,300}?\)[ \t]*)?(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)(?:\[[^\]\n]{0,100}\]|\.[A-Za-z_$][\w$]*)?\s*(?:\+?=)(?!=)\s*([^\n]{1,2000})/gm)) {
-    if (m[1] && m[2]) bindText(defs, m[1], m[2]);
+    if (!m[1] || !m[2]) continue;
+    // the left side ends with the name itself, or with an item or property of it
+    let lhs = m[0].slice(0, m[0].length - m[2].length).trimEnd();
+    if (lhs.endsWith('=')) lhs = lhs.slice(0, -1);
+    if (lhs.endsWith('+')) lhs = lhs.slice(0, -1);
+    bindText(members !== undefined && !lhs.trimEnd().endsWith(m[1]) ? members : defs, m[1], m[2]);
   }
   return defs;
 }
@@ -988,7 +997,7 @@ export function fetchPipeRun({ code, path: file, hook }: DetectorInput): Detecto
  * A file that holds secrets, named in a read: credential stores, shell history, browser and wallet stores, `.env`. Also
  * sends_secret_file's pre-check: a file that names none cannot send one.
  */
-export const SECRET_FILE = /\.npmrc\b|\.pypirc\b|\.ssh[/\\]+id_\w+|\.aws[/\\]+credentials|\.git-credentials|\.docker[/\\]+config\.json|\.kube[/\\]+config|\.config[/\\]+(?:gcloud|solana)|\/etc\/(?:shadow|passwd)\b|\.(?:bash|zsh)_history|Login Data|Local State|wallet\.dat|exodus\.wallet|Local Extension Settings|[/\\]ssfn|loginusers\.vdf|Telegram Desktop|\bgh(?:[/\\]+|['"`]\s*,\s*['"`])hosts\.yml|\/proc\/(?:self|\d+)\/environ\b|['"`/\\]\.ssh['"`]|['"`/\\]\.netrc\b|Default(?:[/\\]+|['"`]\s*,\s*['"`])(?:History|Cookies|Web Data)\b|['"`/\\]\.env['"`]/;
+export const SECRET_FILE = /\.npmrc\b|\.pypirc\b|\.ssh[/\\]+id_\w+|\.aws[/\\]+credentials|\.git-credentials|\.docker[/\\]+config\.json|\.kube[/\\]+config|\.config[/\\]+(?:gcloud|solana)|\/etc\/(?:shadow|passwd)\b|\.(?:bash|zsh)_history|Login Data|Local State|wallet\.dat|exodus\.wallet|Local Extension Settings|[/\\]ssfn|loginusers\.vdf|Telegram Desktop|\bgh(?:[/\\]+|['"`]\s*,\s*['"`])hosts\.yml|\/proc\/(?:self|\d+)\/environ\b|['"`/\\]\.ssh['"`]|['"`/\\]\.netrc\b|Default(?:[/\\]+|['"`]\s*,\s*['"`])(?:History|Cookies|Web Data)\b|['"`/\\]\.env['"`]|['"`/\\]id_(?:rsa|ed25519|ecdsa|dsa)['"`]/;
 /** A call that reads a file's content. */
 const FILE_READ = /\bopen\s*\(|\breadFile(?:Sync)?\s*\(|\.read_(?:text|bytes)\s*\(/;
 /** A secret file's content: a read, and a secret file's name, in the flow followed back from what is sent. */
@@ -1016,7 +1025,9 @@ const LOOP_OVER = /^[ \t]*for[ \t]+([A-Za-z_]\w*)[ \t]+in[ \t]+(\S[^\n\r]{0,1999
  */
 export function sendsSecretFile({ code }: DetectorInput): DetectorHit[] {
   // statements joined by `;` on one line (a one-line stealer) are read as lines of their own for their assignments
-  const defs = assignedTexts(code.includes(';') ? code.replace(/;/g, ';\n') : code);
+  const members = new Map<string, string[]>();
+  // (and a `try {` opens a line: `try { pack[f] = readFileSync(p) } catch {}`)
+  const defs = assignedTexts((code.includes(';') ? code.replace(/;/g, ';\n') : code).replace(/\btry[ \t]*\{/g, 'try {\n'), members);
   // `with open(path) as f:` gives f the open call; a loop's name what it walks (`for f in glob(...)`)
   for (const m of code.matchAll(WITH_OPEN)) if (m[2] !== undefined && m[1] !== undefined) bindText(defs, m[2], m[1]);
   for (const m of code.matchAll(LOOP_OVER)) {
@@ -1025,7 +1036,11 @@ export function sendsSecretFile({ code }: DetectorInput): DetectorHit[] {
     if (name !== undefined && walked !== undefined) bindText(defs, name, walked);
   }
   // a name assigned more than twice (a bundle's one-letter names, given something in every function) is not followed
-  for (const [name, texts] of defs) if (texts.length > 2) defs.delete(name);
+  const reused = new Set([...defs].filter(([, texts]) => texts.length > 2).map(([name]) => name));
+  for (const name of reused) defs.delete(name);
+  // an object filled in item by item (`pack[f] = readFileSync(...)`, `pack.key = process.env.KEY`) holds what its items
+  // are given: up to four, for a name not given a value more than twice
+  for (const [name, texts] of members) if (!reused.has(name) && texts.length <= 4) for (const t of texts) bindText(defs, name, t);
   const budget: FlowBudget = { left: FLOW_BUDGET };
   const argsOf = callReader(code);
   const read = (texts: readonly string[]): string[] => texts.flatMap(namesRead);

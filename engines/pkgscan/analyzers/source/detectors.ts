@@ -57,11 +57,13 @@ export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorI
 
 /** A code-running sink's name, or a global looked up by a computed name (`globalThis['ev' + 'al']`); `runIn...Context` stops at the next `runIn` (a later start reads on from there). */
 export const EVAL_SINK_HINT = /\beval\b|\bFunction\b|runIn(?:(?!runIn)\w)*Context|compileFunction|\b_compile\b|\bScript\b|\b(?:globalThis|global|window|self)\s*\[|\}\s*\)\s*\.\s*constructor\b|\bnew\s+Worker\b/;
+/** An eval sink, or child_process (a command line run from fetched data). */
+const EVAL_OR_SHELL_HINT = /\beval\b|\bFunction\b|runIn(?:(?!runIn)\w)*Context|compileFunction|\b_compile\b|\bScript\b|\b(?:globalThis|global|window|self)\s*\[|\}\s*\)\s*\.\s*constructor\b|\bnew\s+Worker\b|child_process/;
 
 /** A cheap test on the raw text before a detector needs the parse: a file without it cannot give a hit. */
 export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, RegExp>> = {
   js_eval_decoded: EVAL_SINK_HINT,
-  js_eval_fetched: EVAL_SINK_HINT,
+  js_eval_fetched: EVAL_OR_SHELL_HINT,
   js_exec_decoded: /child_process/,
   js_detached_spawn: /\bdetached\b|\bwindowsHide\b/,
   js_env_serialise: /process(?:\.env|\s*\[\s*['"`]env)/,

@@ -48,15 +48,10 @@ function resolveIn(files: ReadonlyMap<string, ReleaseFile>, from: string, spec: 
   return null;
 }
 
+/** npm's entry module: `main`, else node's default (a damaged package.json too). */
 function packageMain(release: PackageRelease): string {
-  const pj = release.files.find((f) => f.path === 'package.json');
-  try {
-    const j = pj?.data ? (JSON.parse(Buffer.from(pj.data).toString('utf8')) as Record<string, unknown>) : {};
-    if (typeof j['main'] === 'string' && j['main'] !== '') return j['main'];
-  } catch {
-    // a damaged package.json: node's default entry point
-  }
-  return 'index.js';
+  const main = packageJson(release)['main'];
+  return typeof main === 'string' && main !== '' ? main : 'index.js';
 }
 
 /** Steps a native build's own commands (binding.gyp's command expansions and actions) take the ordinary way: compiler
@@ -353,6 +348,72 @@ export function installTimeFiles(release: PackageRelease, hooks: readonly HookCo
   // shell commands run at install
   if (release.ecosystem !== 'npm' && [...out].some((p) => p.endsWith('.py') && RUNS_MAKE.test(textOf(files.get(p))))) {
     for (const f of release.files) if (MAKEFILE.test(f.path)) out.add(f.path);
+  }
+  return out;
+}
+
+/** The package.json of an npm release, parsed (an empty object when it is missing or damaged). */
+function packageJson(release: PackageRelease): Record<string, unknown> {
+  const text = textOf(release.files.find((f) => f.path === 'package.json'));
+  try {
+    const j: unknown = JSON.parse(text === '' ? '{}' : text);
+    return isRecord(j) ? j : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The paths an npm `exports` map gives the package's root (`"."`, or the map itself), through its conditions (import, require, node, default). */
+function rootExports(exports: unknown, depth = 0): string[] {
+  if (typeof exports === 'string') return [exports];
+  if (!isRecord(exports) || depth > 3) return [];
+  const root = '.' in exports ? exports['.'] : Object.keys(exports).some((k) => k.startsWith('.')) ? undefined : exports;
+  if (typeof root === 'string') return [root];
+  if (!isRecord(root)) return [];
+  return ['import', 'require', 'node', 'default'].flatMap((k) => rootExports(root[k], depth + 1));
+}
+
+/** Python modules that tools run, not what importing the package runs. */
+const PY_NOT_IMPORTED = /(?:^|\/)(?:setup|conftest|noxfile|fabfile|tasks|manage|__main__|hatch_build)\.py$/;
+/** Python imports at a module's top level (a line's start): what runs when the module is imported, not an import a function makes when called. */
+const PY_TOP_IMPORT = /^(?:from|import)[ \t][^\n]*/gm;
+
+/**
+ * Package files that run when the package is imported: npm's entry module (`main`, the root of `exports`, else
+ * index.js) and the local files it requires (4 levels); for PyPI, each top-level package's `__init__.py` and
+ * top-level module (at the archive's root or under src/) and the package modules their top-level imports name.
+ * Command-line entry points (npm `bin` targets, `__main__.py`) are run by their user, not on import.
+ */
+export function importTimeFiles(release: PackageRelease): Set<string> {
+  const files = new Map(release.files.map((f) => [f.path, f]));
+  let frontier: string[] = [];
+  const bins = new Set<string>();
+  if (release.ecosystem === 'npm') {
+    const pj = packageJson(release);
+    const bin = pj['bin'];
+    for (const b of typeof bin === 'string' ? [bin] : isRecord(bin) ? Object.values(bin) : []) {
+      const r = typeof b === 'string' ? resolveIn(files, '.', b) : null;
+      if (r !== null) bins.add(r);
+    }
+    for (const e of [...rootExports(pj['exports']), packageMain(release)]) {
+      const r = resolveIn(files, '.', e);
+      if (r !== null && !frontier.includes(r)) frontier.push(r);
+    }
+  } else {
+    for (const f of release.files) if (/^(?:src\/)?[A-Za-z_]\w*(?:\/__init__)?\.py$/.test(f.path) && !PY_NOT_IMPORTED.test(f.path)) frontier.push(f.path);
+  }
+  const out = new Set<string>();
+  for (let depth = 0; depth < 5 && frontier.length > 0 && out.size < 60; depth++) {
+    const next: string[] = [];
+    for (const p of frontier) {
+      if (out.has(p) || bins.has(p) || PY_NOT_IMPORTED.test(p)) continue;
+      out.add(p);
+      const text = textOf(files.get(p));
+      if (text === '') continue;
+      const loaded = release.ecosystem === 'npm' ? jsRequired(files, p, text) : pyImported(p, [...text.matchAll(PY_TOP_IMPORT)].map((m) => m[0]).join('\n'), files);
+      for (const r of loaded) if (!out.has(r)) next.push(r);
+    }
+    frontier = next;
   }
   return out;
 }

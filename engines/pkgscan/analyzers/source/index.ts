@@ -10,7 +10,7 @@ import { assembledAddresses } from './assembled.js';
 import { decodedTexts } from './decoded.js';
 import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
 import { foldGluedLiterals } from './glue.js';
-import { directImports, installTimeFiles, loadedAsideFiles, MAKEFILE, npmHooks, prepareTargets, type HookCommand } from './hooks.js';
+import { directImports, importTimeFiles, installTimeFiles, loadedAsideFiles, MAKEFILE, npmHooks, prepareTargets, type HookCommand } from './hooks.js';
 import { loadRules, type CompiledRule } from './rules.js';
 import { stringTableEdits } from './tables.js';
 import { boundMatch, languageOf, MAX_SCAN_BYTES, pythonCode, readJs, type JsSource, type SourceLanguage } from './text.js';
@@ -27,6 +27,8 @@ interface Unit {
   readonly language: SourceLanguage;
   readonly text: string;
   readonly installTime: boolean;
+  /** Runs when the package is imported (hooks.ts importTimeFiles). */
+  readonly importTime?: boolean;
   /** Added to the unit's line numbers (inline hook code sits on a package.json line). */
   readonly lineBase: number;
   /** Hook command units: the hook analysis. */
@@ -62,6 +64,11 @@ interface RuleHit {
   readonly auxiliary: boolean;
   /** Where in the file's text it matched (null in decoded data). */
   readonly offset: number | null;
+}
+
+/** The higher of a severity and a rule's raised one (null: not raised here). */
+function raised(base: Severity, to: Severity | null): Severity {
+  return to !== null && RANK[to] > RANK[base] ? to : base;
 }
 
 function patternHits(re: RegExp, code: string): DetectorHit[] {
@@ -116,7 +123,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
     if (hits.length < rule.minMatches) continue;
     hits.sort((a, b) => a.offset - b.offset);
     if ((unit.decoded === true || unit.glued === true || unit.aliased === true || unit.tabled === true) && rule.category === 'obfuscation') continue;
-    const base = unit.installTime && rule.installHookSeverity !== null && RANK[rule.installHookSeverity] > RANK[rule.severity] ? rule.installHookSeverity : rule.severity;
+    const base = raised(raised(rule.severity, unit.importTime === true ? rule.importSeverity : null), unit.installTime ? rule.installHookSeverity : null);
     const severity = unit.auxiliary && !unit.installTime ? LOWER[base] : base;
     const seenLines = new Set<number>();
     for (const h of hits) {
@@ -229,6 +236,7 @@ function decode(data: Uint8Array): string {
 function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding[] } {
   const hooks = release.ecosystem === 'npm' ? npmHooks(release) : [];
   const installTime = installTimeFiles(release, hooks);
+  const importTime = importTimeFiles(release);
   const loaded = loadedAsideFiles(release, (p) => AUXILIARY.test(p));
   if (release.ecosystem === 'npm') for (const t of prepareTargets(release)) loaded.add(t);
   const units: Unit[] = [];
@@ -245,7 +253,7 @@ function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding
       skipped.push({ code: 'source_file_too_large', severity: 'info', category: 'tool', title: 'A source file is too large for the source rules and was not read', file: f.path, line: null, match: null, technique: null, analyzer: SOURCE_ANALYZER });
       continue;
     }
-    units.push({ file: f.path, language, text: decode(f.data), installTime: installTime.has(f.path), lineBase: 0, auxiliary: AUXILIARY.test(f.path) && !loaded.has(f.path) });
+    units.push({ file: f.path, language, text: decode(f.data), installTime: installTime.has(f.path), importTime: importTime.has(f.path), lineBase: 0, auxiliary: AUXILIARY.test(f.path) && !loaded.has(f.path) });
   }
   return { units, skipped };
 }

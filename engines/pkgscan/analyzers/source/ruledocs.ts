@@ -8,7 +8,9 @@ export const RULES_END = '<!-- end of the generated rule tables -->';
 
 function severityOf(r: CompiledRule): string {
   if (r.onlyInInstallHook) return `${r.severity}, install hooks only`;
-  return r.installHookSeverity !== null && r.installHookSeverity !== r.severity ? `${r.severity} (${r.installHookSeverity})` : r.severity;
+  const install = r.installHookSeverity !== null && r.installHookSeverity !== r.severity ? r.installHookSeverity : null;
+  if (r.importSeverity !== null && r.importSeverity !== r.severity) return `${r.severity} (on import ${r.importSeverity}${install === null ? '' : `, at install ${install}`})`;
+  return install === null ? r.severity : `${r.severity} (${install})`;
 }
 
 /** Markdown: per rules file (class) a heading line and a table of its rules, in the order the files and rules are read; every value from a rules file escaped (engines/core/markdown.ts). */

@@ -67,6 +67,8 @@ const ruleSchema = z
     conditions: z.object({ in_install_hook: z.boolean().optional(), in_decoded_data: z.boolean().optional() }).strict().default({}),
     /** Severity when the file runs at install time (an npm hook's target, setup.py). */
     install_hook_severity: z.enum(SEVERITIES).optional(),
+    /** Severity when the file runs on import (the package's entry module and what it loads; hooks.ts importTimeFiles). */
+    import_severity: z.enum(SEVERITIES).optional(),
     description: z.string().max(1000).optional(),
     /** `raw` matches the file as written, comments included (Trojan Source hides in comments); `code` (default) the comment-free text. */
     text: z.enum(['code', 'raw']).default('code'),
@@ -96,6 +98,7 @@ export interface CompiledRule {
   /** Only in text decoded or assembled from a file's literals (decoded.ts, assembled.ts). */
   readonly onlyInDecoded: boolean;
   readonly installHookSeverity: Severity | null;
+  readonly importSeverity: Severity | null;
   readonly rawText: boolean;
   /** The rules file (class) it came from. */
   readonly ruleClass: string;
@@ -143,6 +146,7 @@ export function compileRules(texts: Readonly<Record<string, string>>): CompiledR
         onlyInInstallHook: r.conditions.in_install_hook === true,
         onlyInDecoded: r.conditions.in_decoded_data === true,
         installHookSeverity: r.install_hook_severity ?? null,
+        importSeverity: r.import_severity ?? null,
         rawText: r.text === 'raw',
         ruleClass: doc.class,
       });
