@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora, REPO_ROOT } from '../../../../test/corpora.js';
 import { openRelease } from '../../package/open.js';
 import { releaseOf } from '../release.fixture.js';
-import { commandParts, directImports, gypCommands, installTimeFiles, loadedAsideFiles, npmHooks } from './hooks.js';
+import { commandParts, directImports, gypCommands, importTimeFiles, installTimeFiles, loadedAsideFiles, npmHooks } from './hooks.js';
 import { analyzeSource } from './index.js';
 
 const ctx = { resourcesDir: path.join(REPO_ROOT, 'resources'), internalNamespaces: [] };
@@ -198,6 +198,38 @@ describe('Python files the build or every interpreter start runs', () => {
     const codes = (f: Record<string, string>): string[] => analyzeSource(releaseOf('pypi', f), ctx).findings.map((x) => x.code);
     expect(codes(files)).toContain('download_and_run');
     expect(codes({ ...files, 'setup.py': 'from setuptools import setup\nsetup()\n' })).not.toContain('download_and_run');
+  });
+});
+
+describe('files loaded when the package is imported', () => {
+  const at = (ecosystem: 'npm' | 'pypi', files: Record<string, string>): string[] => [...importTimeFiles(releaseOf(ecosystem, files))].sort();
+  it("npm: the entry module (exports' root through its conditions, main, else index.js) and what it requires, not bin targets", () => {
+    const pj = (j: object): string => JSON.stringify({ name: 'p', version: '1.0.0', ...j });
+    expect(at('npm', { 'package.json': pj({ main: 'lib/index.js', bin: { p: 'bin/cli.js' } }), 'lib/index.js': "require('./a');\n", 'lib/a.js': "const b = require('./b.js');\n", 'lib/b.js': '', 'bin/cli.js': "require('../lib/setup')", 'lib/setup.js': '' })).toEqual(['lib/a.js', 'lib/b.js', 'lib/index.js']);
+    expect(at('npm', { 'package.json': pj({ exports: { '.': { import: './esm/index.mjs', require: './cjs/index.cjs' }, './extra': './extra.js' } }), 'esm/index.mjs': '', 'cjs/index.cjs': '', 'extra.js': '', 'index.js': '' })).toEqual(['cjs/index.cjs', 'esm/index.mjs', 'index.js']);
+    // a damaged package.json: node's default entry point
+    expect(at('npm', { 'package.json': '{ "main": ', 'index.js': '', 'other.js': '' })).toEqual(['index.js']);
+  });
+  it('pypi: top-level packages and modules and the modules their top-level imports name; not a function\'s import, __main__ or setup.py', () => {
+    const files = {
+      'setup.py': 'from pkg import helpers\n',
+      'pkg/__init__.py': 'from . import _compat\nfrom .core import run\n\ndef later():\n    from . import lazy\n',
+      'pkg/_compat.py': 'import pkg.deep\n',
+      'pkg/core.py': '',
+      'pkg/deep.py': '',
+      'pkg/lazy.py': '',
+      'pkg/helpers.py': '',
+      'pkg/__main__.py': '',
+      'src/other/__init__.py': '',
+      'tool.py': '',
+    };
+    expect(at('pypi', files)).toEqual(['pkg/__init__.py', 'pkg/_compat.py', 'pkg/core.py', 'pkg/deep.py', 'src/other/__init__.py', 'tool.py']);
+  });
+  it("a rule's import severity applies in those files only", () => {
+    const write = 'import json, os\np = os.path.join(os.path.expanduser("~"), ".cursor", "mcp.json")\ncfg = {}\ncfg.setdefault("mcpServers", {})["x"] = {"command": "npx"}\nwith open(p, "w") as fh:\n    json.dump(cfg, fh)\n';
+    const severity = (file: string): string[] => analyzeSource(releaseOf('pypi', { [file]: write }), ctx).findings.filter((f) => f.code === 'persistence_ai_assistant_config').map((f) => f.severity);
+    expect(severity('pkg/__init__.py')).toEqual(['high']);
+    expect(severity('pkg/__main__.py')).toEqual(['medium']);
   });
 });
 
