@@ -369,8 +369,9 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
     }
   });
   const receivedAt = (id: string, at: number): boolean => receivers.some((r) => r.start <= at && at < r.end && r.names.has(id));
-  // names assigned fetched data (three rounds: `res = await fetch(u)`, `m = await res.json()`, `for (const step of m.steps)`); a name reused many times (a
-  // minified bundle's one-letter names) is fetched only when most of its assignments are
+  // names assigned fetched data (three rounds: `res = await fetch(u)`, `m = await res.json()`, `for (const step of
+  // m.steps)`); a name reused many times (a minified bundle's one-letter names) is fetched only when most of its
+  // assignments are
   const assigns: { name: string; value: acorn.Node }[] = [];
   walk.full(ast, (n) => {
     const a = node(n);

@@ -379,7 +379,7 @@ const PY_NOT_IMPORTED = /(?:^|\/)(?:setup|conftest|noxfile|fabfile|tasks|manage|
 const PY_TOP_IMPORT = /^(?:from|import)[ \t][^\n]*/gm;
 
 /**
- * Package files that run when the package is imported: npm's entry module (`main`, the root of `exports`, else
+ * Package files loaded when the package is imported (their top-level code runs then): npm's entry module (`main`, the root of `exports`, else
  * index.js) and the local files it requires (4 levels); for PyPI, each top-level package's `__init__.py` and
  * top-level module (at the archive's root or under src/) and the package modules their top-level imports name.
  * Command-line entry points (npm `bin` targets, `__main__.py`) are run by their user, not on import.
