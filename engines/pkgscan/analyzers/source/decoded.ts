@@ -2,8 +2,9 @@
 // backwards) and hex literals (UTF-16LE too, as PowerShell's -EncodedCommand takes), literals written wholly in \x or
 // \u escapes, lists of character codes, literals written backwards that read as a command or address turned round,
 // literals in rot13 that hold an address or a credential path (`uggcf://`, `~/.njf/perqragvnyf`), and bytes written
-// as invisible characters (variation selectors, Unicode tag characters). A base64 literal holding a
-// pickle is read as the names and strings its opcodes carry, one a line (`posix`, `system`, the command).
+// as invisible characters (variation selectors, Unicode tag characters), and scripts packed with Dean Edwards' packer
+// (unpacked by its word list, never run). A base64 literal holding a pickle is read as the names and strings its
+// opcodes carry, one a line (`posix`, `system`, the command).
 
 /** One hidden text and the offset of the literal that holds it. */
 export interface DecodedText {
@@ -40,6 +41,45 @@ const TAG_RUN = /(?:\uDB40[\uDC00-\uDC7F]){16,}/g;
 export const MAX_DECODED_PER_FILE = 200;
 /** The longest base64 literal also tried backwards when it does not decode to text (binary blobs are long). */
 const MAX_REVERSED_BASE64 = 64 * 1024;
+
+/**
+ * The arguments Dean Edwards' packer hands its unpacking function (`eval(function(p,a,c,k,e,d){...}('<payload>', 62,
+ * 120, 'word|list'.split('|'), 0, {}))`): the payload, the radix, the count and the word list, single-quoted.
+ */
+const PACKED_ARGS = /\}\s*\(\s*'((?:[^'\\\n]|\\.)*)'\s*,\s*(\d{1,2})\s*,\s*(\d{1,6})\s*,\s*'((?:[^'\\\n]|\\.)*)'\.split\(\s*'\|'\s*\)/g;
+const PACKED_WORD = /\b\w+\b/g;
+const BASE62 = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** A packer word read as a number in the packer's radix (up to 62: digits, lower case, upper case), or -1. */
+function packedIndex(word: string, radix: number): number {
+  let n = 0;
+  for (const ch of word) {
+    const d = BASE62.indexOf(ch);
+    if (d < 0 || d >= radix) return -1;
+    n = n * radix + d;
+  }
+  return n;
+}
+
+/**
+ * The source a packer-packed script unpacks to, read without running it: each word of the payload that is an index
+ * (in the packer's radix) of a non-empty word of the list is that word. Payloads over 1 MiB are left as written.
+ */
+export function unpackedScripts(code: string): DecodedText[] {
+  if (!code.includes('.split(')) return [];
+  const out: DecodedText[] = [];
+  for (const m of code.matchAll(PACKED_ARGS)) {
+    const [payload, radix, , list] = [m[1] ?? '', Number(m[2]), Number(m[3]), m[4] ?? ''];
+    if (payload.length > 1024 * 1024 || radix < 2 || radix > 62 || out.length >= 20) continue;
+    const words = list.split('|');
+    const text = unescape(payload.replace(/\\(['"\\])/g, '$1')).replace(PACKED_WORD, (w) => {
+      const i = packedIndex(w, radix);
+      return i >= 0 && i < words.length && words[i] !== '' ? words[i]! : w;
+    });
+    if (text !== payload) out.push({ offset: m.index, text });
+  }
+  return out;
+}
 
 /** Mostly printable, with a word and a separator: text rather than binary. */
 export function readable(s: string): boolean {
@@ -163,6 +203,7 @@ export function decodedTexts(code: string): DecodedText[] {
     }
     return Buffer.from(bytes).toString('utf8');
   });
+  for (const u of unpackedScripts(code)) if (out.length < MAX_DECODED_PER_FILE) out.push(u);
   take(TAG_RUN, (m) => [...m[0]].map((ch) => String.fromCharCode((ch.codePointAt(0) ?? 0xe0000) - 0xe0000)).join(''));
   // literals written backwards: the one-line literal around each backwards word (300 characters either side), turned round
   let after = 0;
