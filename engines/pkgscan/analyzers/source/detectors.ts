@@ -57,13 +57,11 @@ export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorI
 
 /** A code-running sink's name, or a global looked up by a computed name (`globalThis['ev' + 'al']`); `runIn...Context` stops at the next `runIn` (a later start reads on from there). */
 export const EVAL_SINK_HINT = /\beval\b|\bFunction\b|runIn(?:(?!runIn)\w)*Context|compileFunction|\b_compile\b|\bScript\b|\b(?:globalThis|global|window|self)\s*\[|\}\s*\)\s*\.\s*constructor\b|\bnew\s+Worker\b/;
-/** EVAL_SINK_HINT's alternatives and child_process (a command line run from fetched data), written out as a literal the ReDoS gate reads. */
-const EVAL_OR_SHELL_HINT = /\beval\b|\bFunction\b|runIn(?:(?!runIn)\w)*Context|compileFunction|\b_compile\b|\bScript\b|\b(?:globalThis|global|window|self)\s*\[|\}\s*\)\s*\.\s*constructor\b|\bnew\s+Worker\b|child_process/;
-
 /** A cheap test on the raw text before a detector needs the parse: a file without it cannot give a hit. */
-export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, RegExp>> = {
+export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, { test(text: string): boolean }>> = {
   js_eval_decoded: EVAL_SINK_HINT,
-  js_eval_fetched: EVAL_OR_SHELL_HINT,
+  // an eval sink, or child_process (a command line run from fetched data)
+  js_eval_fetched: { test: (text) => EVAL_SINK_HINT.test(text) || text.includes('child_process') },
   js_exec_decoded: /child_process/,
   js_detached_spawn: /\bdetached\b|\bwindowsHide\b/,
   js_env_serialise: /process(?:\.env|\s*\[\s*['"`]env)/,

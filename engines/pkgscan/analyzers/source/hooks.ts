@@ -386,6 +386,7 @@ const PY_TOP_IMPORT = /^(?:from|import)[ \t][^\n]*/gm;
  */
 export function importTimeFiles(release: PackageRelease): Set<string> {
   const files = new Map(release.files.map((f) => [f.path, f]));
+  const read = importReader(release);
   let frontier: string[] = [];
   const bins = new Set<string>();
   if (release.ecosystem === 'npm') {
@@ -408,9 +409,8 @@ export function importTimeFiles(release: PackageRelease): Set<string> {
     for (const p of frontier) {
       if (out.has(p) || bins.has(p) || PY_NOT_IMPORTED.test(p)) continue;
       out.add(p);
-      const text = textOf(files.get(p));
-      if (text === '') continue;
-      const loaded = release.ecosystem === 'npm' ? jsRequired(files, p, text) : pyImported(p, [...text.matchAll(PY_TOP_IMPORT)].map((m) => m[0]).join('\n'), files);
+      // npm: a file's requires as the other readers see them (importReader); Python: its top-level imports only
+      const loaded = release.ecosystem === 'npm' ? read(p) : pyImported(p, [...textOf(files.get(p)).matchAll(PY_TOP_IMPORT)].map((m) => m[0]).join('\n'), files);
       for (const r of loaded) if (!out.has(r)) next.push(r);
     }
     frontier = next;
