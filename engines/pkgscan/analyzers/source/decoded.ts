@@ -1,6 +1,7 @@
 // Text a file hides in its literals, decoded for the rules to read as part of the file: base64 (forwards or written
 // backwards) and hex literals (UTF-16LE too, as PowerShell's -EncodedCommand takes), literals written wholly in \x or
-// \u escapes, lists of character codes, literals written backwards that read as a command or address turned round,
+// \u escapes, lists of character codes, literals shifted by the file's own character shift (`chr(ord(c) ^ 7)`) when they
+// then read as code or an address, literals written backwards that read as a command or address turned round,
 // literals in rot13 that hold an address or a credential path (`uggcf://`, `~/.njf/perqragvnyf`), and bytes written
 // as invisible characters (variation selectors, Unicode tag characters), and scripts packed with Dean Edwards' packer
 // (unpacked by its word list, never run). A base64 literal holding a pickle is read as the names and strings its
@@ -17,8 +18,13 @@ const HEX_LITERAL = /(['"`])((?:[0-9a-fA-F]{2}){12,})\1/g;
 const ESCAPED_LITERAL = /(['"`])((?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){8,})\1/g;
 /** Twelve or more numbers in brackets, each two or three digits: character codes when they decode to readable text. */
 const CHAR_CODES = /[[(]\s*\d{2,3}(?:\s*,\s*\d{2,3}){11,}\s*(?:,\s*)?[\])]/g;
-/** A character code shifted by a constant as it is turned into a character: `chr(c - 7)`, `fromCharCode(x ^ 0x2a)`. */
-const CHAR_SHIFT = /\b(?:chr|fromCharCode)\s*\(\s*[\w$]{1,30}\s*([-+^])\s*(\d{1,3})\s*\)/g;
+/**
+ * A character code shifted by a constant as it is turned into a character: `chr(c - 7)`, `fromCharCode(x ^ 42)`, and
+ * the code read from a character in the same call (`chr(ord(c) ^ 7)`, `fromCharCode(s.charCodeAt(i) + 3)`).
+ */
+const CHAR_SHIFT = /\b(?:chr|fromCharCode)\s*\(\s*(?:ord\(\s*[\w$]{1,30}\s*\)|[\w$]{1,30}\.charCodeAt\(\s*(?:[\w$]{1,30}\s*)?\)|[\w$]{1,30})\s*([-+^])\s*(\d{1,3})\s*\)/g;
+/** What a literal decoded with a file's character shift must hold, and not hold as written, to be kept. */
+const CODE_WORDS = /:\/\/|\b(?:import|require|exec|eval|system|popen|spawn|subprocess|curl|wget|powershell|socket|base64)\b/;
 /** A JavaScript or Python name character (`$` too). */
 export const isName = (c: string | undefined): boolean => c !== undefined && /[\w$]/.test(c);
 /** A printable ASCII character, a tab or a line break. */
@@ -133,6 +139,33 @@ export function pickleText(b: Buffer): string | null {
   return out.join('\n');
 }
 
+/** A quoted literal's body with its backslash escapes read (`\\'`, `\\\\`, `\\n`, `\\t`, `\\xNN`, `\\uNNNN`). */
+function quotedBody(body: string): string {
+  return body.replace(/\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|(.))/g, (_m, x: string | undefined, u: string | undefined, c: string | undefined) => {
+    if (x !== undefined || u !== undefined) return String.fromCharCode(parseInt(x ?? u ?? '0', 16));
+    return c === 'n' ? '\n' : c === 't' ? '\t' : c === 'r' ? '\r' : (c ?? '');
+  });
+}
+
+/**
+ * One-line quoted literals (single or double quotes) of 16 to 4,000 characters as written, escapes kept, in one pass:
+ * each literal is read to its closing quote or the line's end and the next starts after it.
+ */
+function* quotedLiterals(code: string): Generator<{ offset: number; body: string }> {
+  let i = 0;
+  while (i < code.length) {
+    const q = code[i];
+    if (q !== "'" && q !== '"') {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < code.length && code[j] !== q && code[j] !== '\n') j += code[j] === '\\' && code[j + 1] !== '\n' ? 2 : 1;
+    if (j < code.length && code[j] === q && j - i - 1 >= 16 && j - i - 1 <= 4000) yield { offset: i, body: code.slice(i + 1, j) };
+    i = j + 1;
+  }
+}
+
 function unescape(body: string): string {
   return body.replace(/\\x([0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})/g, (_m, x: string | undefined, u: string | undefined) => String.fromCharCode(parseInt(x ?? u ?? '0', 16)));
 }
@@ -195,6 +228,23 @@ export function decodedTexts(code: string): DecodedText[] {
     }
     return null;
   });
+  // quoted literals with each shift, when the shifted text names a runner, a command or an address that the literal
+  // as written does not (`chr(ord(c) ^ 7)` over a literal that is readable as written too)
+  if (shifts.length > 0) {
+    for (const lit of quotedLiterals(code)) {
+      if (out.length >= MAX_DECODED_PER_FILE) break;
+      const body = quotedBody(lit.body);
+      for (const { op, k } of shifts) {
+        const codes = [...body].map((ch) => shifted(ch.codePointAt(0) ?? 0, op, k));
+        if (!codes.every(printable)) continue;
+        const text = String.fromCharCode(...codes);
+        if (CODE_WORDS.test(text) && !CODE_WORDS.test(body) && readable(text)) {
+          out.push({ offset: lit.offset, text });
+          break;
+        }
+      }
+    }
+  }
   take(VARIATION_RUN, (m) => {
     const bytes: number[] = [];
     for (const ch of m[0]) {
