@@ -155,31 +155,30 @@ function joinedBase64Lists(code: string): DecodedText[] {
   LIST_OPEN.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = LIST_OPEN.exec(code)) !== null && out.length < MAX_DECODED_PER_FILE) {
-    const parts: string[] = [];
-    let at = m.index + 1;
-    let closed = false;
-    for (;;) {
-      BASE64_ITEM.lastIndex = at;
-      const item = BASE64_ITEM.exec(code);
-      if (item === null) {
-        // a trailing comma before the list's end
-        LIST_CLOSE.lastIndex = at;
-        closed = parts.length > 0 && LIST_CLOSE.test(code);
-        break;
-      }
-      parts.push(item[2] ?? '');
-      at = BASE64_ITEM.lastIndex;
-      if (item[3] !== ',') {
-        closed = true;
-        break;
-      }
-    }
-    LIST_OPEN.lastIndex = Math.max(LIST_OPEN.lastIndex, at);
-    if (!closed || parts.length < 3) continue;
-    const text = bytesText(Buffer.from(parts.join(''), 'base64'));
+    const list = base64Items(code, m.index + 1);
+    LIST_OPEN.lastIndex = Math.max(LIST_OPEN.lastIndex, list.end);
+    if (!list.closed || list.parts.length < 3) continue;
+    const text = bytesText(Buffer.from(list.parts.join(''), 'base64'));
     if (readable(text)) out.push({ offset: m.index, text });
   }
   return out;
+}
+
+/** The base64 items of a list from `at` (after its opening bracket), where they stop, and whether the list closes there. */
+function base64Items(code: string, at: number): { parts: string[]; end: number; closed: boolean } {
+  const parts: string[] = [];
+  for (;;) {
+    BASE64_ITEM.lastIndex = at;
+    const item = BASE64_ITEM.exec(code);
+    if (item === null) {
+      // after a trailing comma, the list's end
+      LIST_CLOSE.lastIndex = at;
+      return { parts, end: at, closed: parts.length > 0 && LIST_CLOSE.test(code) };
+    }
+    parts.push(item[2] ?? '');
+    at = BASE64_ITEM.lastIndex;
+    if (item[3] !== ',') return { parts, end: at, closed: true };
+  }
 }
 
 /** A quoted literal's body with its backslash escapes read (`\\'`, `\\\\`, `\\n`, `\\t`, `\\xNN`, `\\uNNNN`). */
