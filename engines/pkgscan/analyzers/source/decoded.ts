@@ -181,6 +181,11 @@ function base64Items(code: string, at: number): { parts: string[]; end: number; 
   }
 }
 
+/** Character codes as text when every one is printable, else null. */
+function printableText(codes: readonly number[]): string | null {
+  return codes.every(printable) ? codes.map((c) => String.fromCharCode(c)).join('') : null;
+}
+
 /** A quoted literal's body with its backslash escapes read (`\\'`, `\\\\`, `\\n`, `\\t`, `\\xNN`, `\\uNNNN`). */
 function quotedBody(body: string): string {
   return body.replace(/\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|(.))/g, (_m, x: string | undefined, u: string | undefined, c: string | undefined) => {
@@ -265,7 +270,7 @@ export function decodedTexts(code: string): DecodedText[] {
     const codes = (m[0].match(/\d+/g) ?? []).map(Number);
     // as written, then with each shift: the first reading that is text
     for (const out of [codes, ...shifts.map(({ op, k }) => codes.map((c) => shifted(c, op, k)))]) {
-      const text = out.every(printable) ? out.map((c) => String.fromCharCode(c)).join('') : null;
+      const text = printableText(out);
       if (text !== null && readable(text)) return text;
     }
     return null;
@@ -276,11 +281,11 @@ export function decodedTexts(code: string): DecodedText[] {
     for (const lit of quotedLiterals(code)) {
       if (out.length >= MAX_DECODED_PER_FILE) break;
       const body = quotedBody(lit.body);
+      if (CODE_WORDS.test(body)) continue;
+      const codes = [...body].map((ch) => ch.codePointAt(0) ?? 0);
       for (const { op, k } of shifts) {
-        const codes = [...body].map((ch) => shifted(ch.codePointAt(0) ?? 0, op, k));
-        if (!codes.every(printable)) continue;
-        const text = String.fromCharCode(...codes);
-        if (CODE_WORDS.test(text) && !CODE_WORDS.test(body) && readable(text)) {
+        const text = printableText(codes.map((c) => shifted(c, op, k)));
+        if (text !== null && CODE_WORDS.test(text) && readable(text)) {
           out.push({ offset: lit.offset, text });
           break;
         }
