@@ -132,6 +132,37 @@ describe('character codes shifted by a constant the file applies', () => {
     expect(pickleText(Buffer.from('cposix\nsys', 'latin1'))).toBeNull();
     expect(pickleText(Buffer.alloc(0))).toBeNull();
   });
+  it('reads a text pickle that opens with a dict or list, its GLOBAL after other opcodes on the line', async () => {
+    const { pickleText } = await import('./decoded.js');
+    const p0 = '(dp0\nVcoef\np1\n(lp2\nF0.83\naF-1.12\nasV_compat\np6\ncos\nsystem\n(Vnohup sh -c "id" &\ntRs.';
+    expect(pickleText(Buffer.from(p0, 'latin1'))?.split('\n')).toEqual(expect.arrayContaining(['coef', '_compat', 'os', 'system', 'nohup sh -c "id" &']));
+    expect(pickleText(Buffer.from('acos\nsystem\n', 'latin1'))?.split('\n').slice(0, 2)).toEqual(['os', 'system']);
+    // a dict of numbers names no callable: not read as a pickle
+    expect(pickleText(Buffer.from('(dp0\nVa\np1\nI1\ns.', 'latin1'))).toBeNull();
+  });
+  it('finds the pickle in saved-object files: a pickle, a NumPy object array, a zip checkpoint\'s stored data.pkl', async () => {
+    const { pickleInData } = await import('./decoded.js');
+    const p0 = Buffer.from('cposix\nsystem\n(Vid\ntR.', 'latin1');
+    expect(pickleInData('m/model.joblib', p0)?.split('\n').slice(0, 3)).toEqual(['posix', 'system', 'id']);
+    expect(pickleInData('m/model.txt', p0)).toBeNull();
+    const header = "{'descr': '|O', 'fortran_order': False, 'shape': (1,), }";
+    const npy = Buffer.concat([Buffer.from([0x93]), Buffer.from('NUMPY'), Buffer.from([1, 0, header.length + 1, 0]), Buffer.from(`${header}\n`), p0]);
+    expect(pickleInData('data/centroids.npy', npy)?.split('\n').slice(0, 2)).toEqual(['posix', 'system']);
+    // a zip with one stored member archive/data.pkl (a PyTorch checkpoint's layout)
+    const name = Buffer.from('archive/data.pkl');
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(0, 8);
+    local.writeUInt32LE(p0.length, 18);
+    local.writeUInt32LE(p0.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const zip = Buffer.concat([local, name, p0, Buffer.from([0x50, 0x4b, 0x01, 0x02])]);
+    expect(pickleInData('weights/model.pt', zip)?.split('\n').slice(0, 2)).toEqual(['posix', 'system']);
+    // truncated and damaged files answer null or what they hold, without throwing
+    expect(pickleInData('weights/model.pt', zip.subarray(0, 40))).toBeNull();
+    expect(pickleInData('data/x.npy', npy.subarray(0, 12))).toBeNull();
+    expect(pickleInData('m/x.pkl', Buffer.from([0x80, 4]))).toBeNull();
+  });
 });
 
 describe("scripts packed with Dean Edwards' packer", () => {

@@ -20,10 +20,11 @@ const ESCAPED_LITERAL = /(['"`])((?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){8,})\1/
 /** Twelve or more numbers in brackets, each two or three digits: character codes when they decode to readable text. */
 const CHAR_CODES = /[[(]\s*\d{2,3}(?:\s*,\s*\d{2,3}){11,}\s*(?:,\s*)?[\])]/g;
 /**
- * A character code shifted by a constant as it is turned into a character: `chr(c - 7)`, `fromCharCode(x ^ 42)`, and
- * the code read from a character in the same call (`chr(ord(c) ^ 7)`, `fromCharCode(s.charCodeAt(i) + 3)`).
+ * A character code shifted by a constant as it is turned into a character: `chr(c - 7)`, `fromCharCode(x ^ 0x2a)`, the
+ * code read from a character in the same call (`chr(ord(c) ^ 7)`, `fromCharCode(s.charCodeAt(i) + 3)`), and a list
+ * shifted by a map handed to fromCharCode (`String.fromCharCode.apply(null, a.map((c) => c ^ 0x17))`).
  */
-const CHAR_SHIFT = /\b(?:chr|fromCharCode)\s*\(\s*(?:ord\(\s*[\w$]{1,30}\s*\)|[\w$]{1,30}\.charCodeAt\(\s*(?:[\w$]{1,30}\s*)?\)|[\w$]{1,30})\s*([-+^])\s*(\d{1,3})\s*\)/g;
+const CHAR_SHIFT = /\b(?:chr|fromCharCode)\s*\(\s*(?:ord\(\s*[\w$]{1,30}\s*\)|[\w$]{1,30}\.charCodeAt\(\s*(?:[\w$]{1,30}\s*)?\)|[\w$]{1,30})\s*([-+^])\s*(0x[0-9a-fA-F]{1,2}|\d{1,3})\s*\)|\bfromCharCode(?:\.apply\s*\(\s*null\s*,|\s*\(\s*\.\.\.)\s*[\w$.]{1,60}\.map\s*\(\s*\(?\s*([\w$]{1,30})\s*\)?\s*=>\s*\3\s*([-+^])\s*(0x[0-9a-fA-F]{1,2}|\d{1,3})\s*\)/g;
 /** What a literal decoded with a file's character shift must hold, and not hold as written, to be kept. */
 const CODE_WORDS = /:\/\/|\b(?:import|require|exec|eval|system|popen|spawn|subprocess|curl|wget|powershell|socket|base64)\b/;
 /** A JavaScript or Python name character (`$` too). */
@@ -109,10 +110,55 @@ function bytesText(b: Buffer): string {
   return b.toString('latin1');
 }
 
+/** Files that hold saved Python objects: pickles (joblib, dill, pandas), NumPy arrays, PyTorch and other checkpoints. */
+const SAVED_OBJECT = /\.(?:pkl|pickle|pck|joblib|dill|npy|npz|pt|pth|ckpt|bin|sav|p|model|data)$/i;
+
+/**
+ * The names and strings of the pickle a saved-object file holds (pickleText), or null: a pickle file itself, a NumPy
+ * `.npy` object array (the pickle after its header), or a zip checkpoint's (PyTorch, `.npz`) stored `.pkl` members.
+ */
+export function pickleInData(filePath: string, data: Uint8Array): string | null {
+  if (!SAVED_OBJECT.test(filePath)) return null;
+  const b = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  // NumPy's header (a dict literal after the magic and its length) ends with a newline; an object array's pickle follows
+  if (b.length >= 10 && b.subarray(0, 8).includes('NUMPY')) {
+    const newline = b.indexOf(0x0a, 8);
+    return newline !== -1 ? pickleText(b.subarray(newline + 1)) : null;
+  }
+  if (b.length >= 30 && b.readUInt32LE(0) === 0x04034b50) {
+    const texts: string[] = [];
+    // local file headers, one after another: stored (uncompressed) members named .pkl are read
+    for (let at = 0, n = 0; at + 30 <= b.length && b.readUInt32LE(at) === 0x04034b50 && n < 10_000; n++) {
+      const method = b.readUInt16LE(at + 8);
+      const size = b.readUInt32LE(at + 18);
+      const nameLength = b.readUInt16LE(at + 26);
+      const extraLength = b.readUInt16LE(at + 28);
+      const start = at + 30 + nameLength + extraLength;
+      const name = b.toString('latin1', at + 30, Math.min(b.length, at + 30 + nameLength));
+      // a member written with a data descriptor has no size here: the walk stops
+      if (size === 0 && (b.readUInt16LE(at + 6) & 0x08) !== 0) break;
+      if (method === 0 && name.endsWith('.pkl') && start + size <= b.length) {
+        const t = pickleText(b.subarray(start, start + size));
+        if (t !== null) texts.push(t);
+      }
+      at = start + size;
+    }
+    return texts.length > 0 ? texts.join('\n') : null;
+  }
+  return pickleText(b);
+}
+
 /** Printable runs of two or more characters in binary pickle data: module and callable names, argument strings. */
 const PICKLE_RUN = /[\x20-\x7e]{2,}/g;
 /** GLOBAL (`c<module>\n<name>\n`), as protocols 0-2 write the callables they name. */
 const PICKLE_GLOBAL = /c([A-Za-z_][\w.]{0,100}\n[A-Za-z_]\w{0,100})\n/g;
+
+/** Protocol 0's opcodes without an argument, as they run together at a line's start. */
+const PICKLE0_BARE = /^[()\]}.012NRabdelostu]*/;
+/** A text pickle opens with such opcodes and then one that takes an argument (a GLOBAL, a string, a number, a memo put). */
+const PICKLE0_START = /^[()\]}.012NRabdelostu]*[cipgVSIFL]/;
+/** and names a callable somewhere: a GLOBAL or INST line (`cos`, then `system` on the next). */
+const PICKLE0_GLOBAL = /(?:^|\n)[()\]}.012NRabdelostu]*[ci][A-Za-z_][\w.]{0,100}\n[A-Za-z_]\w{0,100}\n/;
 
 /**
  * A pickle's names and strings, one a line, or null when `b` is not a pickle. Protocols 2-5 open with PROTO (0x80 and
@@ -126,16 +172,23 @@ export function pickleText(b: Buffer): string | null {
     return (text.match(PICKLE_RUN) ?? []).join('\n');
   }
   const text = b.toString('latin1');
-  if (!/^\(*c[A-Za-z_][\w.]*\n[A-Za-z_]\w*\n/.test(text)) return null;
-  // each line an opcode and its argument: a GLOBAL's module line is followed by the callable's name, written bare
+  if (!PICKLE0_START.test(text) || !PICKLE0_GLOBAL.test(text)) return null;
+  // each line an opcode and its argument, after the argument-less opcodes that run together at its start (`tRs.`,
+  // `(dp0`, `aVname`): a GLOBAL's or INST's module line is followed by the callable's name, written bare
   const out: string[] = [];
   let name = false;
   for (const line of text.split('\n')) {
-    const opensGlobal: boolean = !name && /^\(*c/.test(line);
-    if (name) out.push(line);
-    else if (opensGlobal) out.push(line.replace(/^\(*c/, ''));
-    else out.push(line.replace(/^\(*(?:V|S')/, '').replace(/'$/, ''));
-    name = opensGlobal;
+    if (name) {
+      out.push(line);
+      name = false;
+      continue;
+    }
+    const op = line.replace(PICKLE0_BARE, '');
+    name = /^[ci][A-Za-z_]/.test(op);
+    if (name) out.push(op.slice(1));
+    else if (op.startsWith('V')) out.push(op.slice(1));
+    else if (op.startsWith("S'")) out.push(op.slice(2).replace(/'$/, ''));
+    else out.push(line);
   }
   return out.join('\n');
 }
@@ -264,7 +317,7 @@ export function decodedTexts(code: string): DecodedText[] {
   take(ESCAPED_LITERAL, (m) => unescape(m[2] ?? ''));
   // the shifts the file applies to character codes (`chr(c - 7)`, `String.fromCharCode(x ^ 42)`), tried on each list
   // that is not text as written
-  const shifts = [...code.matchAll(CHAR_SHIFT)].slice(0, 4).map((m) => ({ op: m[1] ?? '', k: Number(m[2]) }));
+  const shifts = [...code.matchAll(CHAR_SHIFT)].slice(0, 4).map((m) => ({ op: m[1] ?? m[4] ?? '', k: Number(m[2] ?? m[5]) }));
   const shifted = (c: number, op: string, k: number): number => (op === '-' ? c - k : op === '+' ? c + k : c ^ k);
   take(CHAR_CODES, (m) => {
     const codes = (m[0].match(/\d+/g) ?? []).map(Number);

@@ -972,9 +972,10 @@ const DECLARED_NAME = /^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=(?![=>])/;
  * JavaScript it is a string, which runs only when it reaches a process call: on the statement that holds it, or
  * through the name it is assigned to. An install hint printed to the user (`Install it with: curl … | bash`) runs nothing.
  */
-export function fetchPipeRun({ code, path: file, hook }: DetectorInput): DetectorHit[] {
+export function fetchPipeRun({ code, path: file, hook, decoded }: DetectorInput): DetectorHit[] {
   const hits: DetectorHit[] = [];
-  const js = hook === undefined && JS_FILE.test(file ?? '');
+  // (a command line hidden in a literal is no install hint printed to the user: decoded text counts as written)
+  const js = hook === undefined && decoded !== true && JS_FILE.test(file ?? '');
   let runNames: Set<string> | undefined;
   for (const re of FETCH_PIPE) {
     for (const m of code.matchAll(re)) {

@@ -20,6 +20,8 @@ export interface DetectorInput {
   readonly hook?: HookCommand | undefined;
   /** The release's own name and its declared dependencies, normalised (`normaliseDependency`). */
   readonly declared?: ReadonlySet<string> | undefined;
+  /** Text decoded from a literal of the file (hidden on purpose), not the file as written. */
+  readonly decoded?: boolean | undefined;
 }
 
 export { normaliseDependency };

@@ -114,6 +114,37 @@ describe.runIf(hasCorpora())('a real native addon', () => {
   });
 });
 
+describe('what a build runs at install', () => {
+  it("npm: the makefile make reads (-f, -C, the default names) and the .mk files it includes, and a shell script a hook runs", () => {
+    const pkg = (scripts: Record<string, string>): string => JSON.stringify({ name: 'x', version: '1.0.0', scripts });
+    const files = { Makefile: 'include mk/tc.mk\n', 'native/GNUmakefile': 'all:\n', 'build.mk': '', configure: '#! /bin/sh\n', 'scripts/setup.sh': '' };
+    const at = (scripts: Record<string, string>): string[] => {
+      const release = releaseOf('npm', { 'package.json': pkg(scripts), ...files }, { scripts });
+      return [...installTimeFiles(release, npmHooks(release))].sort();
+    };
+    expect(at({ install: 'make -s all' })).toEqual(['Makefile']);
+    expect(at({ install: 'make -C native' })).toEqual(['native/GNUmakefile']);
+    expect(at({ install: 'make -f build.mk' })).toEqual(['build.mk']);
+    expect(at({ preinstall: 'sh ./configure --quiet' })).toEqual(['configure']);
+    expect(at({ postinstall: './scripts/setup.sh && echo ok' })).toEqual(['scripts/setup.sh']);
+    expect(at({ postinstall: 'bash scripts/missing.sh' })).toEqual([]);
+  });
+  it("PyPI: cffi's build scripts, a configure script the build runs, and the CMake, Meson and build.rs files of a source build", () => {
+    const release = releaseOf('pypi', {
+      'setup.py': 'import subprocess\nsubprocess.check_call(["sh", "./configure"], cwd=V)\nsetup(cffi_modules=["build_ffi.py:ffibuilder"])\n',
+      'build_ffi.py': '',
+      'vendor/configure': '#! /bin/sh\n',
+      'CMakeLists.txt': '',
+      'build.rs': '',
+      'src/lib.rs': '',
+      'other.py': '',
+    });
+    const at = installTimeFiles(release, []);
+    expect(['build_ffi.py', 'vendor/configure', 'CMakeLists.txt', 'build.rs'].every((p) => at.has(p))).toBe(true);
+    expect(at.has('src/lib.rs') || at.has('other.py')).toBe(false);
+  });
+});
+
 describe('loadedAsideFiles', () => {
   const aside = (p: string): boolean => /(?:^|\/)(?:tests?|testing|examples?)\//.test(p);
   it("a test-folder module the package's own code imports (relative or absolute, as a submodule name) is not set aside", () => {

@@ -4,6 +4,7 @@ import { parse as parseToml } from 'smol-toml';
 import type { PackageRelease, ReleaseFile } from '../../package/types.js';
 import { INSTALL_HOOKS } from '../../vocabulary.js';
 import { isRecord, LineIndex } from '../../../core/manifests/context.js';
+import { runsAtBuild } from './text.js';
 
 /** Commands that build or set up a package the ordinary way (native addons, git hooks, patches, funding notices). */
 // Each pattern reads a command one way only (an option is `-` and option characters; no alternative spells what two
@@ -97,6 +98,22 @@ export function commandParts(command: string): string[] {
   return parts.map((p) => p.trim()).filter((p) => p !== '');
 }
 
+/** The package's shell script a command runs (`sh ./configure`, `./scripts/x.sh`), or the makefile its make reads. */
+function scriptTargets(part: string, files: ReadonlyMap<string, ReleaseFile>): string[] {
+  const make = /^g?make\b(.{0,300})/.exec(part);
+  if (make !== null) {
+    const args = make[1] ?? '';
+    const dir = /\s-C\s*([\w./-]{1,200})/.exec(args)?.[1] ?? '';
+    const named = /\s(?:-f|--file(?:=|\s))\s*([\w./-]{1,200})/.exec(args)?.[1];
+    const candidates = named !== undefined ? [path.join(dir, named)] : ['GNUmakefile', 'makefile', 'Makefile'].map((m) => path.join(dir, m));
+    return candidates.map((c) => path.normalize(c)).filter((c) => files.has(c));
+  }
+  const script = /^(?:(?:ba|da|z)?sh\s+(?:-\w+\s+)*)?(\.{0,2}\/?[\w.-]{1,100}(?:\/[\w.-]{1,100}){0,10})(?:\s|$)/.exec(part)?.[1];
+  if (script === undefined || (!part.startsWith('.') && !/^(?:ba|da|z)?sh\s/.test(part))) return [];
+  const target = path.normalize(script).replace(/^\.\//, '');
+  return files.has(target) ? [target] : [];
+}
+
 /** One install-time command split into what it runs. */
 function hookCommand(hook: string, command: string, line: number | null, { release, files, gyp }: HookContext, file: string): HookCommand {
   const parts = commandParts(command);
@@ -135,6 +152,9 @@ function hookCommand(hook: string, command: string, line: number | null, { relea
       if (target !== null) targets.push(target);
       continue;
     }
+    // a shell script of the package (`sh ./configure`, `bash scripts/setup.sh`, `./configure`) and the makefile make
+    // reads (`make -f build.mk`, `make -C native`) run at install: their commands are read as install-time shell
+    for (const t of scriptTargets(part, files)) if (!targets.includes(t)) targets.push(t);
     if (!ORDINARY.some((re) => re.test(part)) && !(gyp && GYP_ORDINARY.test(part))) {
       ordinary = false;
       shell = true;
@@ -315,6 +335,9 @@ export function pythonBuildHooks(files: ReadonlyMap<string, ReleaseFile>): strin
  * an in-tree build backend, Hatch hooks and .pth files with the package modules they import, and the makefiles when
  * one of them runs make.
  */
+/** A build script named after cffi_modules in setup.py or setup.cfg (`"build_ffi.py:ffibuilder"`). */
+const CFFI_MODULE = /['"\s=]([\w./-]{1,200}\.py):[A-Za-z_]\w{0,60}/g;
+
 export function installTimeFiles(release: PackageRelease, hooks: readonly HookCommand[]): Set<string> {
   const files = new Map(release.files.map((f) => [f.path, f]));
   const out = new Set<string>();
@@ -323,6 +346,15 @@ export function installTimeFiles(release: PackageRelease, hooks: readonly HookCo
   else {
     if (files.has('setup.py')) frontier.push('setup.py');
     frontier.push(...pythonBuildHooks(files));
+    // cffi's build scripts (`cffi_modules=["build_ffi.py:ffibuilder"]`) run while the extension is built
+    for (const config of [textOf(files.get('setup.py')), textOf(files.get('setup.cfg'))]) {
+      const at = config.indexOf('cffi_modules');
+      if (at === -1) continue;
+      for (const m of config.slice(at, at + 1000).matchAll(CFFI_MODULE)) {
+        const p = path.normalize(m[1] ?? '').replace(/^\.\//, '');
+        if (files.has(p)) frontier.push(p);
+      }
+    }
     // a .pth file's import lines run at every interpreter start: the package modules they import run then too
     for (const f of release.files) if (f.path.endsWith('.pth')) frontier.push(f.path);
   }
@@ -349,6 +381,12 @@ export function installTimeFiles(release: PackageRelease, hooks: readonly HookCo
   if (release.ecosystem !== 'npm' && [...out].some((p) => p.endsWith('.py') && RUNS_MAKE.test(textOf(files.get(p))))) {
     for (const f of release.files) if (MAKEFILE.test(f.path)) out.add(f.path);
   }
+  // and a configure script it runs (`subprocess.check_call(["sh", "./configure"], cwd=VENDOR)`)
+  if (release.ecosystem !== 'npm' && [...out].some((p) => p.endsWith('.py') && RUNS_CONFIGURE.test(textOf(files.get(p))))) {
+    for (const f of release.files) if (/(?:^|\/)configure$/.test(f.path)) out.add(f.path);
+  }
+  // what a source build runs (CMake, Meson, node-gyp, build.rs): npm builds an addon at install, pip an sdist
+  for (const f of release.files) if (runsAtBuild(f.path)) out.add(f.path);
   return out;
 }
 
@@ -421,6 +459,8 @@ export function importTimeFiles(release: PackageRelease): Set<string> {
 /** Makefiles: `Makefile`, `makefile`, `GNUmakefile`, `*.mk`. */
 export const MAKEFILE = /(?:^|\/)(?:GNUmakefile|[Mm]akefile)$|\.mk$/;
 /** Python code that runs make: a command list or string starting with make or gmake. */
+/** A Python build's call of a configure script: an argument list's item or a command line that starts one. */
+const RUNS_CONFIGURE = /['"](?:\.\/|[\w./-]{0,100}\/)?configure(?:\s[^'"\n]{0,100})?['"]\s*[,\])]/;
 const RUNS_MAKE = /[[(,]\s*['"]g?make['"]|['"]g?make(?:\s[^'"\n]{0,100})?['"]\s*[,)]|\bos\.system\s*\(\s*[fr]?['"]g?make\b/;
 
 function textOf(f: ReleaseFile | undefined): string {

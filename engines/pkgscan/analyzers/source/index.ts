@@ -7,13 +7,13 @@ import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
 import { aliasedView, rewrittenView, type AliasedView } from './aliases.js';
 import { assembledAddresses } from './assembled.js';
-import { decodedTexts } from './decoded.js';
+import { decodedTexts, pickleInData } from './decoded.js';
 import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
 import { foldGluedLiterals } from './glue.js';
 import { directImports, importTimeFiles, installTimeFiles, loadedAsideFiles, MAKEFILE, npmHooks, prepareTargets, type HookCommand } from './hooks.js';
 import { loadRules, type CompiledRule } from './rules.js';
 import { stringTableEdits } from './tables.js';
-import { boundMatch, languageOf, MAX_SCAN_BYTES, pythonCode, readJs, type JsSource, type SourceLanguage } from './text.js';
+import { boundMatch, languageOf, MAX_SCAN_BYTES, nativeCode, pythonCode, readJs, shebangLanguage, type JsSource, type SourceLanguage } from './text.js';
 
 export const SOURCE_ANALYZER = 'source-rules';
 export const SOURCE_ANALYZER_VERSION = '1.1.0';
@@ -95,7 +95,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
   const parseJs = unit.language === 'javascript';
   let js: JsSource | null = null;
   const jsSource = (): JsSource => (js ??= readJs(unit.text, unit.decoded !== true));
-  const raw = unit.language === 'python' ? pythonCode(unit.text) : unit.text;
+  const raw = unit.language === 'python' ? pythonCode(unit.text) : unit.language === 'native' ? nativeCode(unit.text) : unit.text;
   const codeFor = (): string => (parseJs ? jsSource().code : raw);
   const lines = new LineIndex(unit.text);
   const out: RuleHit[] = [];
@@ -115,7 +115,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
     const hits: DetectorHit[] = rule.patterns.flatMap((re) => patternHits(re, code));
     if (rule.detector !== null && unit.aliased !== true) {
       try {
-        hits.push(...DETECTOR_FUNCTIONS[rule.detector]({ code, ast: parseJs ? jsSource().ast : null, path: unit.file, hook: unit.hook, declared }));
+        hits.push(...DETECTOR_FUNCTIONS[rule.detector]({ code, ast: parseJs ? jsSource().ast : null, path: unit.file, hook: unit.hook, declared, decoded: unit.decoded === true }));
       } catch {
         // a tree too deep for the walk (stack overflow): the rule's text patterns and the other rules still apply
       }
@@ -142,7 +142,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
   }
   if (unit.aliased === true) return out;
   if (depth < 2 && !signal?.aborted) for (const d of decodedUnits(unit, raw)) out.push(...applyRules(d, rules, signal, declared, depth + 1));
-  if (unit.decoded !== true && unit.glued !== true && unit.language !== 'shell' && !signal?.aborted) out.push(...gluedHits(unit, rules, signal, declared, depth, out));
+  if (unit.decoded !== true && unit.glued !== true && unit.language !== 'shell' && unit.language !== 'data' && !signal?.aborted) out.push(...gluedHits(unit, rules, signal, declared, depth, out));
   if (unit.decoded !== true && unit.glued !== true && unit.language === 'javascript' && !signal?.aborted) out.push(...aliasedHits(unit, rules, signal, declared, out));
   if (unit.decoded !== true && unit.glued !== true && unit.tabled !== true && unit.language === 'javascript' && !signal?.aborted) out.push(...tabledHits(unit, rules, signal, declared, depth, out));
   return out;
@@ -245,15 +245,24 @@ function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding
     units.push({ file: h.file, language: 'shell', text: h.command, installTime: true, lineBase: (h.line ?? 1) - 1, hook: h, auxiliary: false });
     for (const code of h.inline) units.push({ file: h.file, language: 'javascript', text: code, installTime: true, lineBase: (h.line ?? 1) - 1, auxiliary: false });
   }
+  // the makefiles an install runs, and the .mk files they include, are read as the shell commands their recipes are
+  const makeAtInstall = release.files.some((f) => MAKEFILE.test(f.path) && !f.path.endsWith('.mk') && installTime.has(f.path));
   for (const f of release.files) {
-    // a makefile the install runs is read as the shell commands its recipes are
-    const language = languageOf(f.path) ?? (installTime.has(f.path) && MAKEFILE.test(f.path) ? 'shell' : null);
-    if (language === null || !f.data) continue;
+    if (!f.data) continue;
+    const language =
+      languageOf(f.path) ??
+      ((installTime.has(f.path) || (makeAtInstall && f.path.endsWith('.mk'))) && MAKEFILE.test(f.path) ? 'shell' : null) ??
+      shebangLanguage(f.path, decode(f.data.subarray(0, 200)));
+    const pickled = language === null || language === 'pth' ? pickleInData(f.path, f.data) : null;
+    if (language === null && pickled === null) continue;
     if (f.data.length > MAX_SCAN_BYTES) {
       skipped.push({ code: 'source_file_too_large', severity: 'info', category: 'tool', title: 'A source file is too large for the source rules and was not read', file: f.path, line: null, match: null, technique: null, analyzer: SOURCE_ANALYZER });
       continue;
     }
-    units.push({ file: f.path, language, text: decode(f.data), installTime: installTime.has(f.path), importTime: importTime.has(f.path), lineBase: 0, auxiliary: AUXILIARY.test(f.path) && !loaded.has(f.path) });
+    const auxiliary = AUXILIARY.test(f.path) && !loaded.has(f.path);
+    // a saved object (a pickle, a NumPy object array, a PyTorch checkpoint): what loading it would call, as decoded data
+    if (pickled !== null) units.push({ file: f.path, language: 'data', text: pickled, installTime: false, lineBase: 0, auxiliary, decoded: true });
+    else if (language !== null) units.push({ file: f.path, language, text: decode(f.data), installTime: installTime.has(f.path), importTime: importTime.has(f.path), lineBase: 0, auxiliary });
   }
   return { units, skipped };
 }

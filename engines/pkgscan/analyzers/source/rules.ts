@@ -50,7 +50,7 @@ const ruleSchema = z
     category: z.enum(BEHAVIOUR_CATEGORIES),
     severity: z.enum(SEVERITIES),
     technique: z.string().regex(/^T\d{4}(\.\d{3})?$/).nullable(),
-    languages: z.array(z.enum(['javascript', 'python', 'shell', 'pth'])).min(1),
+    languages: z.array(z.enum(['javascript', 'python', 'shell', 'pth', 'native', 'data'])).min(1),
     role: z.enum(['capability', 'threat', 'indicator']),
     kind: z.enum(CHAIN_KINDS).optional(),
     /** Short words for an attack-chain step, e.g. "reads ~/.npmrc or SSH keys". */

@@ -44,3 +44,44 @@ describe('Python docstrings', () => {
     expect(pythonCode(blob)).toContain('QUJD');
   });
 });
+
+describe('languages of package files', () => {
+  it('reads the C family, Rust and Go as native, Cython as Python, CMake and Meson as shell, YAML as data', async () => {
+    const { languageOf, runsAtBuild } = await import('./text.js');
+    expect(['src/a.c', 'src/a.cc', 'inc/a.hpp', 'src/lib.rs', 'agent/main.go', 'x.mm'].map(languageOf)).toEqual(Array(6).fill('native'));
+    expect(['geo/_core.pyx', 'geo/_core.pxd'].map(languageOf)).toEqual(['python', 'python']);
+    expect(['CMakeLists.txt', 'cmake/Deps.cmake', 'meson.build'].map(languageOf)).toEqual(['shell', 'shell', 'shell']);
+    expect(['config/defaults.yaml', '.github/workflows/ci.yml'].map(languageOf)).toEqual(['data', 'data']);
+    expect(['binding.gyp', 'README.md', 'data.json', 'lib/x.d.ts'].map(languageOf)).toEqual([null, null, null, null]);
+    expect(['build.rs', 'native/CMakeLists.txt', 'sub/meson.build'].every(runsAtBuild)).toBe(true);
+    expect(['src/lib.rs', 'binding.gyp', 'setup.py'].some(runsAtBuild)).toBe(false);
+  });
+
+  it('reads an extensionless script by its #! line, and only an extensionless one', async () => {
+    const { shebangLanguage } = await import('./text.js');
+    expect(shebangLanguage('vendor/configure', '#! /bin/sh\n# Guess values')).toBe('shell');
+    expect(shebangLanguage('bin/cli', '#!/usr/bin/env node\n')).toBe('javascript');
+    expect(shebangLanguage('bin/tool', '#!/usr/bin/env python3\n')).toBe('python');
+    expect(shebangLanguage('bin/tool', '#!/usr/bin/env bash')).toBe('shell');
+    expect(shebangLanguage('bin/tool.txt', '#!/bin/sh\n')).toBeNull();
+    expect(shebangLanguage('bin/tool', 'no shebang')).toBeNull();
+    expect(shebangLanguage('bin/tool', '#!/usr/bin/perl\n')).toBeNull();
+  });
+
+  it('blanks C-family comments, keeping strings, character literals, Go raw strings, lines and offsets', async () => {
+    const { nativeCode } = await import('./text.js');
+    const text = 'int a = 1; // http://192.0.2.1/c\n/* block\n http://192.0.2.2 */ char *u = "http://192.0.2.3//x"; char q = \'"\';\nx := `raw // kept`\nfn f<\'a>(s: &\'a str) {} // gone\n';
+    const code = nativeCode(text);
+    expect(code.length).toBe(text.length);
+    expect(code.split('\n').length).toBe(text.split('\n').length);
+    expect(code).not.toContain('192.0.2.1');
+    expect(code).not.toContain('192.0.2.2');
+    expect(code).not.toContain('gone');
+    expect(code).toContain('"http://192.0.2.3//x"');
+    expect(code).toContain('`raw // kept`');
+    // unterminated comments and strings, and a megabyte of lifetimes, end without throwing
+    expect(nativeCode('/* open').trim()).toBe('');
+    expect(nativeCode('"open // x').length).toBe(10);
+    expect(nativeCode("'a ".repeat(300_000)).length).toBe(900_000);
+  });
+});

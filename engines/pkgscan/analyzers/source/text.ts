@@ -1,22 +1,48 @@
-// Source text helpers for the rule engine: language of a file, comment stripping (acorn for JavaScript, a string-aware tokenizer for Python), line numbers and bounded match text.
+// Source text helpers for the rule engine: language of a file, comment stripping (acorn for JavaScript, string-aware tokenizers for Python and the C family), line numbers and bounded match text.
 import * as acorn from 'acorn';
 import * as loose from 'acorn-loose';
 import { C0_DEL_C1_FORMAT, replaceControlCharacters } from '../../../core/control-characters.js';
 
-export type SourceLanguage = 'javascript' | 'python' | 'shell' | 'pth';
+export type SourceLanguage = 'javascript' | 'python' | 'shell' | 'pth' | 'native' | 'data';
 
 /** Files larger than this are matched with line patterns only (no parse): acorn on a huge bundle costs seconds and memory. */
 export const MAX_PARSE_BYTES = 1024 * 1024;
 /** Files larger than this are not read by the source rules at all (a finding says so). */
 export const MAX_SCAN_BYTES = 8 * 1024 * 1024;
 
-/** The rule language of a package path, or null when the source rules do not read it. */
+/** Build descriptions whose commands run while the release is built: CMake and Meson (read as shell; node-gyp's
+ * binding.gyp commands are read by hooks.ts). */
+const BUILD_SCRIPT = /(?:^|\/)(?:cmakelists\.txt|meson\.build)$|\.cmake$/;
+
+/** Files a source build runs: CMake and Meson descriptions, and Cargo's build.rs (setuptools-rust, maturin, napi-rs). */
+export function runsAtBuild(filePath: string): boolean {
+  const lower = filePath.toLowerCase();
+  return BUILD_SCRIPT.test(lower) || /(?:^|\/)build\.rs$/.test(lower);
+}
+
+/**
+ * The rule language of a package path, or null when the source rules do not read it. `native`: C, C++, Objective-C,
+ * Rust and Go sources (an extension's module init, a constructor or build.rs runs them); `data`: YAML, whose
+ * `!!python/` tags construct objects when an unsafe loader reads it. Cython is read as the Python it mostly is.
+ */
 export function languageOf(filePath: string): SourceLanguage | null {
   const lower = filePath.toLowerCase();
   if (/\.(js|cjs|mjs|jsx)$/.test(lower) || (/\.(ts|tsx|mts|cts)$/.test(lower) && !/\.d\.[mc]?ts$/.test(lower))) return 'javascript';
-  if (/\.(py|pyw)$/.test(lower)) return 'python';
+  if (/\.(py|pyw|pyx|pxd|pxi)$/.test(lower)) return 'python';
   if (lower.endsWith('.pth')) return 'pth';
-  if (/\.(sh|bash|bat|cmd|ps1|vbs)$/.test(lower)) return 'shell';
+  if (/\.(sh|bash|bat|cmd|ps1|vbs)$/.test(lower) || BUILD_SCRIPT.test(lower)) return 'shell';
+  if (/\.(c|cc|cpp|cxx|h|hh|hpp|hxx|m|mm|rs|go)$/.test(lower)) return 'native';
+  if (/\.ya?ml$/.test(lower)) return 'data';
+  return null;
+}
+
+/** The language an extensionless script names on its `#!` line (`#!/bin/sh`, `#!/usr/bin/env node`), or null. */
+export function shebangLanguage(filePath: string, head: string): SourceLanguage | null {
+  if (/\.[^/]*$/.test(filePath.slice(filePath.lastIndexOf('/') + 1)) || !head.startsWith('#!')) return null;
+  const line = head.slice(0, head.indexOf('\n') === -1 ? head.length : head.indexOf('\n'));
+  if (/\b(?:ba|da|z|k)?sh\b/.test(line)) return 'shell';
+  if (/\bpython[\d.]*\b/.test(line)) return 'python';
+  if (/\b(?:node|nodejs|deno|bun)\b/.test(line)) return 'javascript';
   return null;
 }
 
@@ -157,4 +183,41 @@ export function pythonCode(text: string): string {
   if (docstrings.length === 0 || READS_DOCSTRINGS.test(text)) return blank(text, comments);
   const prose = docstrings.filter(([s, e]) => !BLOB_RUN.test(text.slice(s, e)));
   return blank(text, [...comments, ...prose].sort((a, b) => a[0] - b[0]));
+}
+
+/**
+ * C, C++, Rust and Go as the rules read them: line and block comments blanked; double-quoted strings, short
+ * character literals and Go's backquoted strings are stepped over, so a `//` inside a URL literal stays.
+ */
+export function nativeCode(text: string): string {
+  const comments: [number, number][] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text[i];
+    if (c === '/' && text[i + 1] === '/') {
+      const e = text.indexOf('\n', i);
+      const end = e === -1 ? n : e;
+      comments.push([i, end]);
+      i = end;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const e = text.indexOf('*/', i + 2);
+      const end = e === -1 ? n : e + 2;
+      comments.push([i, end]);
+      i = end;
+    } else if (c === '"') {
+      let k = i + 1;
+      while (k < n && text[k] !== '"' && text[k] !== '\n') k += text[k] === '\\' ? 2 : 1;
+      i = k + 1;
+    } else if (c === '`') {
+      const e = text.indexOf('`', i + 1);
+      i = e === -1 ? n : e + 1;
+    } else if (c === "'") {
+      // a character literal ('a', '\n', '\x41'); a Rust lifetime ('a) has no closing quote within reach
+      let e = i + 1;
+      while (e < n && e - i <= 5 && text[e] !== "'" && text[e] !== '\n') e += text[e] === '\\' ? 2 : 1;
+      i = e < n && e - i <= 5 && text[e] === "'" ? e + 1 : i + 1;
+    } else i++;
+  }
+  return blank(text, comments);
 }
