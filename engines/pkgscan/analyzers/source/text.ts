@@ -38,7 +38,7 @@ export function languageOf(filePath: string): SourceLanguage | null {
 
 /** The language an extensionless script names on its `#!` line (`#!/bin/sh`, `#!/usr/bin/env node`), or null. */
 export function shebangLanguage(filePath: string, head: string): SourceLanguage | null {
-  if (/\.[^/]*$/.test(filePath.slice(filePath.lastIndexOf('/') + 1)) || !head.startsWith('#!')) return null;
+  if (filePath.slice(filePath.lastIndexOf('/') + 1).includes('.') || !head.startsWith('#!')) return null;
   const line = head.slice(0, head.indexOf('\n') === -1 ? head.length : head.indexOf('\n'));
   if (/\b(?:ba|da|z|k)?sh\b/.test(line)) return 'shell';
   if (/\bpython[\d.]*\b/.test(line)) return 'python';
