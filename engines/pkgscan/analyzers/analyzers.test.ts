@@ -66,6 +66,20 @@ describe('metadata analyzer', () => {
     const deps = (await analyzeMetadata(r, ctx)).findings.filter((x) => x.code === 'direct_url_dependency');
     expect(deps.map((x) => `${x.match?.split(':')[0] ?? ''} ${x.severity}`).sort()).toEqual(['a high', 'b medium', 'c high', 'd medium', 'e medium']);
   });
+  it("node-pre-gyp's prebuilt-module host over plain HTTP or at a bare IP address is high; its own HTTPS host is not a finding", async () => {
+    const host = async (h: unknown): Promise<string | undefined> => {
+      const pkg = JSON.stringify({ name: 'x', version: '1.0.0', binary: { module_name: 'x', module_path: './lib/binding', host: h } });
+      return (await analyzeMetadata(releaseOf('npm', { 'package.json': pkg, 'index.js': '' }), ctx)).findings.find((x) => x.code === 'prebuilt_binary_host')?.severity;
+    };
+    expect(await host('http://203.0.113.23/bcrypt-prebuilt')).toBe('high');
+    expect(await host('https://198.51.100.7:8443/x')).toBe('high');
+    expect(await host('http://prebuilt.example-cdn.net/x')).toBe('high');
+    expect(await host('https://github.com/kelektiv/node.bcrypt.js/releases/download/')).toBeUndefined();
+    expect(await host('http://localhost:8080/')).toBeUndefined();
+    expect(await host(42)).toBeUndefined();
+    const broken = await analyzeMetadata(releaseOf('npm', { 'package.json': '{"binary": {"host": "http://1.2.3.4"', 'index.js': '' }), ctx);
+    expect(broken.findings.some((x) => x.code === 'prebuilt_binary_host')).toBe(false);
+  });
   it("a command named after an everyday system command is high, unless the package is that tool", async () => {
     const shadow = async (name: string, entryPoints: string[]): Promise<string | undefined> =>
       (await analyzeMetadata(releaseOf('pypi', { 'a/__init__.py': '' }, { name, entryPoints }), ctx)).findings.find((x) => x.code === 'shadows_system_command')?.match ?? undefined;

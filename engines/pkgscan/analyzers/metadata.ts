@@ -1,4 +1,5 @@
 // The metadata analyzer: typosquatting, release zero, empty descriptions, single-file packages, bundled binaries, disposable or deceptive e-mail domains, direct URL dependencies, install hooks, dependency confusion, commands that take an everyday command's name; context for the verdict, medium at most on its own except code fetched over plain HTTP at install and a command that shadows a system one.
+import { isRecord } from '../../core/manifests/context.js';
 import { popularNames } from '../../core/popular/index.js';
 import type { PackageRelease, Person } from '../package/types.js';
 import { editDistance, typosquatOf } from './typosquat.js';
@@ -10,7 +11,7 @@ export const METADATA_ANALYZER = 'metadata';
 export const METADATA_ANALYZER_VERSION = '1.1.0';
 
 /** Every finding code this analyzer gives (the policy code registry reads it; a test holds it to what the analyzer emits). */
-export const METADATA_FINDING_CODES = ['bundled_binary', 'deceptive_email_domain', 'declares_install_scripts', 'dependency_confusion', 'direct_url_dependency', 'disposable_email', 'empty_description', 'release_zero', 'shadows_system_command', 'single_file_package', 'typosquat', 'unusual_version'] as const;
+export const METADATA_FINDING_CODES = ['bundled_binary', 'deceptive_email_domain', 'declares_install_scripts', 'dependency_confusion', 'direct_url_dependency', 'disposable_email', 'empty_description', 'prebuilt_binary_host', 'release_zero', 'shadows_system_command', 'single_file_package', 'typosquat', 'unusual_version'] as const;
 
 /**
  * Disposable (throw-away) e-mail providers: a small list of the most used ones, enough for context.
@@ -63,6 +64,20 @@ function magic(d: Uint8Array | undefined): 'elf' | 'pe' | 'macho' | null {
 const DOC_FILE = /(?:^|\/)(?:package\.json|PKG-INFO|setup\.cfg|pyproject\.toml|MANIFEST\.in|LICEN[CS]E[^/]*|COPYING[^/]*|README[^/]*|CHANGE[^/]*|HISTORY[^/]*|AUTHORS[^/]*|\.npmignore|\.gitignore|requirements[^/]*\.txt|tox\.ini|[^/]*\.md|[^/]*\.rst|[^/]*\.txt)$|\.egg-info\/|\.dist-info\//i;
 const CODE_FILE = /\.(?:js|cjs|mjs|ts|jsx|tsx|py|pyw|sh|bat|ps1)$/i;
 const NATIVE_SOURCES = /(?:^|\/)binding\.gyp$|\.(?:c|cc|cpp|cxx|h|hpp|pyx|rs|go)$|(?:^|\/)(?:prebuilds?|bin|vendor|lib\/binding|build\/Release|native)\//i;
+
+/** package.json's `binary.host` (node-pre-gyp's prebuilt-module host), or null. */
+function prebuiltBinaryHost(release: PackageRelease): string | null {
+  const data = release.files.find((x) => x.path === 'package.json')?.data;
+  if (data === undefined || data.length > 1024 * 1024) return null;
+  try {
+    const pkg: unknown = JSON.parse(Buffer.from(data).toString('utf8'));
+    const binary = isRecord(pkg) ? pkg['binary'] : undefined;
+    const host = isRecord(binary) ? binary['host'] : undefined;
+    return typeof host === 'string' ? host.trim() : null;
+  } catch {
+    return null;
+  }
+}
 
 function domainOf(p: Person | undefined): string | null {
   const m = /@([A-Za-z0-9.-]+\.[A-Za-z]{2,})\s*$/.exec(p?.email ?? '');
@@ -134,6 +149,13 @@ export function analyzeMetadata(release: PackageRelease, ctx: AnalyzerContext): 
   const own = name.toLowerCase().replace(/^@[^/]*\//, '').replace(/[-_.]+/g, '-');
   const shadowed = meta.entryPoints.map((c) => c.trim()).filter((c) => SYSTEM_COMMANDS.has(c));
   if (shadowed.length > 0 && !shadowed.some((c) => own.startsWith(c.replace(/\d$/, '')))) out.push(f('shadows_system_command', 'high', 'Installs a command named after an everyday system command, which runs in its place', shadowed.slice(0, 8).join(', '), 'persistence', null, 'T1574'));
+
+  // node-pre-gyp's host for prebuilt modules: the .node file an install downloads from it is loaded by require, so a
+  // host over plain HTTP or at a bare address serves the code the package runs, outside any registry release
+  const host = release.ecosystem === 'npm' ? prebuiltBinaryHost(release) : null;
+  if (host !== null && (/^http:\/\/(?!(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?:[:/]|$))/i.test(host) || /^[a-z]+:\/\/\d{1,3}(?:\.\d{1,3}){3}(?:[:/]|$)/i.test(host))) {
+    out.push(f('prebuilt_binary_host', 'high', 'Downloads its prebuilt native module at install from a host over plain HTTP or at a bare IP address', host, 'metadata', 'package.json', 'T1195.002'));
+  }
 
   const hooks = INSTALL_HOOKS.filter((h) => meta.scripts[h] !== undefined);
   if (hooks.length > 0) out.push(f('declares_install_scripts', 'info', 'Declares npm install-time scripts', hooks.join(', '), 'install_time', 'package.json'));
