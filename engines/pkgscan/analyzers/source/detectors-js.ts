@@ -406,6 +406,12 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
       if (fetched.has(root) || receivedAt(root, first.start)) hits.push({ offset: n.start, text: src(code, n) });
       return;
     }
+    // fetched code handed to a child Node as its program (`spawn(process.execPath, ['-e', body])`, whatever the call's
+    // name: a method name joined from pieces is still a call with this argument list)
+    if (n.type === 'CallExpression' && nodeEvalOfFetched(node(n), code, (root, at) => fetched.has(root) || receivedAt(root, at))) {
+      hits.push({ offset: n.start, text: src(code, n) });
+      return;
+    }
     // any argument: `Function`'s body comes last, `vm.runInThisContext(code, options)`'s and `_compile(code, name)`'s first
     const args = evalArguments(node(n), code, ctors);
     if (args === null) return;
@@ -414,6 +420,29 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
     if (args.some(fromNetwork) && !SAME_ORIGIN.test(code.slice(Math.max(0, n.start - 1500), n.start))) hits.push({ offset: n.start, text: src(code, n) });
   });
   return hits;
+}
+
+/** The program a call starts is Node itself: `process.execPath`, `process.argv[0]` or a `node` literal. */
+const NODE_PROGRAM = /^(?:process\.execPath|process\.argv\s*\[\s*0\s*\]|['"`](?:node|nodejs)(?:\.exe)?['"`])$/;
+/** Node's options whose next argument is a program's text. */
+const NODE_EVAL_FLAGS = new Set(['-e', '--eval', '-p', '--print']);
+
+/** A call starting Node with an argument list whose `-e`/`-p` program is a name (or member of one) the network filled. */
+function nodeEvalOfFetched(call: AnyNode, code: string, isFetched: (root: string, at: number) => boolean): boolean {
+  const args = (call['arguments'] as AnyNode[] | undefined) ?? [];
+  const program = args[0];
+  const list = args[1];
+  if (program === undefined || list === undefined || list.type !== 'ArrayExpression' || !NODE_PROGRAM.test(src(code, program as unknown as acorn.Node).trim())) return false;
+  const items = (list['elements'] as (AnyNode | null)[] | undefined) ?? [];
+  for (let i = 0; i + 1 < items.length; i++) {
+    const flag = items[i];
+    const value = items[i + 1];
+    if (flag?.type !== 'Literal' || !NODE_EVAL_FLAGS.has(String(flag['value'])) || value === null || value === undefined) continue;
+    if (!/^(?:Identifier|MemberExpression|CallExpression)$/.test(value.type)) continue;
+    const root = /^[A-Za-z_$][\w$]*/.exec(src(code, value as unknown as acorn.Node))?.[0] ?? '';
+    if (root !== '' && isFetched(root, (value as unknown as acorn.Node).start)) return true;
+  }
+  return false;
 }
 
 /** child_process as a whole (`const cp = require('child_process')`, `import cp from 'node:child_process'`), in the text before the module's name. */

@@ -58,12 +58,14 @@ export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorI
 };
 
 /** A code-running sink's name, or a global looked up by a computed name (`globalThis['ev' + 'al']`); `runIn...Context` stops at the next `runIn` (a later start reads on from there). */
+/** Node's `-e`/`-p` option written as an argument list's item (a program handed to a child Node). */
+const NODE_EVAL_ARGUMENT = /['"`](?:-e|--eval|-p|--print)['"`]/;
 export const EVAL_SINK_HINT = /\beval\b|\bFunction\b|runIn(?:(?!runIn)\w)*Context|compileFunction|\b_compile\b|\bScript\b|\b(?:globalThis|global|window|self)\s*\[|\}\s*\)\s*\.\s*constructor\b|\bnew\s+Worker\b/;
 /** A cheap test on the raw text before a detector needs the parse: a file without it cannot give a hit. */
 export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, { test(text: string): boolean }>> = {
   js_eval_decoded: EVAL_SINK_HINT,
   // an eval sink, or child_process (a command line run from fetched data)
-  js_eval_fetched: { test: (text) => EVAL_SINK_HINT.test(text) || text.includes('child_process') },
+  js_eval_fetched: { test: (text) => EVAL_SINK_HINT.test(text) || text.includes('child_process') || NODE_EVAL_ARGUMENT.test(text) },
   js_exec_decoded: /child_process/,
   js_detached_spawn: /\bdetached\b|\bwindowsHide\b/,
   js_env_serialise: /process(?:\.env|\s*\[\s*['"`]env)/,
