@@ -1,4 +1,4 @@
-// Install-time execution: what an npm install hook runs (a native-addon build is ordinary, a shell download is not), and which package files run at install (hook targets, setup.py, in-tree build backends and Hatch hooks, .pth files, the local files they load, and the makefiles setup.py runs make on).
+// Install-time execution: what an npm install hook runs (a native-addon build is ordinary, a shell download is not), and which package files run at install (hook targets and the makefiles and shell scripts they run, setup.py, in-tree build backends, Hatch hooks, cffi build scripts, .pth files, the local files they load, the makefiles and configure scripts setup.py runs, and CMake, Meson and build.rs files).
 import path from 'node:path/posix';
 import { parse as parseToml } from 'smol-toml';
 import type { PackageRelease, ReleaseFile } from '../../package/types.js';
@@ -330,14 +330,15 @@ export function pythonBuildHooks(files: ReadonlyMap<string, ReleaseFile>): strin
   return out;
 }
 
-/**
- * Package files that run at install: npm hook targets and the local files they require (3 levels); for PyPI setup.py,
- * an in-tree build backend, Hatch hooks and .pth files with the package modules they import, and the makefiles when
- * one of them runs make.
- */
 /** A build script named after cffi_modules in setup.py or setup.cfg (`"build_ffi.py:ffibuilder"`). */
 const CFFI_MODULE = /['"\s=]([\w./-]{1,200}\.py):[A-Za-z_]\w{0,60}/g;
 
+/**
+ * Package files that run at install: npm hook targets and the local files they require (3 levels); for PyPI setup.py,
+ * an in-tree build backend, Hatch hooks, cffi build scripts and .pth files with the package modules they import, and
+ * the makefiles and configure scripts when one of them runs make or configure; for both, what a source build runs
+ * (CMake, Meson, build.rs).
+ */
 export function installTimeFiles(release: PackageRelease, hooks: readonly HookCommand[]): Set<string> {
   const files = new Map(release.files.map((f) => [f.path, f]));
   const out = new Set<string>();
@@ -385,7 +386,7 @@ export function installTimeFiles(release: PackageRelease, hooks: readonly HookCo
   if (release.ecosystem !== 'npm' && [...out].some((p) => p.endsWith('.py') && RUNS_CONFIGURE.test(textOf(files.get(p))))) {
     for (const f of release.files) if (/(?:^|\/)configure$/.test(f.path)) out.add(f.path);
   }
-  // what a source build runs (CMake, Meson, node-gyp, build.rs): npm builds an addon at install, pip an sdist
+  // what a source build runs (CMake, Meson, build.rs): npm builds an addon at install, pip an sdist
   for (const f of release.files) if (runsAtBuild(f.path)) out.add(f.path);
   return out;
 }
@@ -458,9 +459,9 @@ export function importTimeFiles(release: PackageRelease): Set<string> {
 
 /** Makefiles: `Makefile`, `makefile`, `GNUmakefile`, `*.mk`. */
 export const MAKEFILE = /(?:^|\/)(?:GNUmakefile|[Mm]akefile)$|\.mk$/;
-/** Python code that runs make: a command list or string starting with make or gmake. */
 /** A Python build's call of a configure script: an argument list's item or a command line that starts one. */
 const RUNS_CONFIGURE = /['"](?:\.\/|[\w./-]{0,100}\/)?configure(?:\s[^'"\n]{0,100})?['"]\s*[,\])]/;
+/** Python code that runs make: a command list or string starting with make or gmake. */
 const RUNS_MAKE = /[[(,]\s*['"]g?make['"]|['"]g?make(?:\s[^'"\n]{0,100})?['"]\s*[,)]|\bos\.system\s*\(\s*[fr]?['"]g?make\b/;
 
 function textOf(f: ReleaseFile | undefined): string {

@@ -1,4 +1,4 @@
-// The source-code analyzer: applies the YAML rules (resources/pkgscan/rules/) and their structural detectors to a release's JavaScript, Python, shell and .pth files and to its npm install hooks, then joins capabilities and threats into attack chains.
+// The source-code analyzer: applies the YAML rules (resources/pkgscan/rules/) and their structural detectors to a release's JavaScript, Python, shell, .pth, native (C family, Rust, Go), YAML and saved-object files and to its npm install hooks, then joins capabilities and threats into attack chains.
 import { LineIndex } from '../../../core/manifests/context.js';
 import type { PackageRelease } from '../../package/types.js';
 import { SEVERITY_RANK as RANK } from '../../vocabulary.js';
