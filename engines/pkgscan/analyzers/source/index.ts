@@ -13,7 +13,7 @@ import { foldGluedLiterals } from './glue.js';
 import { directImports, importTimeFiles, installTimeFiles, loadedAsideFiles, MAKEFILE, npmHooks, prepareTargets, type HookCommand } from './hooks.js';
 import { loadRules, type CompiledRule } from './rules.js';
 import { stringTableEdits } from './tables.js';
-import { boundMatch, languageOf, MAX_SCAN_BYTES, nativeCode, pythonCode, readJs, shebangLanguage, type JsSource, type SourceLanguage } from './text.js';
+import { boundMatch, languageOf, MAX_SCAN_BYTES, nativeCode, notebookCells, pythonCode, readJs, shebangLanguage, type JsSource, type SourceLanguage } from './text.js';
 
 export const SOURCE_ANALYZER = 'source-rules';
 export const SOURCE_ANALYZER_VERSION = '1.1.0';
@@ -249,6 +249,11 @@ function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding
   const makeAtInstall = release.files.some((f) => MAKEFILE.test(f.path) && !f.path.endsWith('.mk') && installTime.has(f.path));
   for (const f of release.files) {
     if (!f.data) continue;
+    // a notebook's code cells, read as Python: a notebook runs when its user runs it, as an example does
+    if (/\.ipynb$/i.test(f.path) && f.data.length <= MAX_SCAN_BYTES) {
+      for (const cell of notebookCells(decode(f.data))) units.push({ file: f.path, language: 'python', text: cell.code, installTime: false, lineBase: cell.lineBase, auxiliary: true });
+      continue;
+    }
     const language =
       languageOf(f.path) ??
       ((installTime.has(f.path) || (makeAtInstall && f.path.endsWith('.mk'))) && MAKEFILE.test(f.path) ? 'shell' : null) ??

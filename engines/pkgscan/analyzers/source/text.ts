@@ -221,3 +221,45 @@ export function nativeCode(text: string): string {
   }
   return blank(text, comments);
 }
+
+/** A notebook's code cell: its source, and the 0-based line before the cell's first source line in the file. */
+export interface NotebookCell {
+  readonly code: string;
+  readonly lineBase: number;
+}
+
+/**
+ * The code cells of a Jupyter notebook (nbformat 4 `cells`, nbformat 3 `worksheets[].cells` with `input`), each
+ * placed at the file's line of its first source line (Jupyter writes a source as a list of lines, one a line of the
+ * file); an empty list for text that is not a notebook.
+ */
+export function notebookCells(text: string): NotebookCell[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const record = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+  const nb = record(doc);
+  if (nb === null) return [];
+  const worksheets = Array.isArray(nb['worksheets']) ? nb['worksheets'] : [];
+  const cells = [...(Array.isArray(nb['cells']) ? nb['cells'] : []), ...worksheets.flatMap((w) => (Array.isArray(record(w)?.['cells']) ? (record(w)?.['cells'] as unknown[]) : []))];
+  const out: NotebookCell[] = [];
+  let at = 0;
+  for (const c of cells.slice(0, 10_000)) {
+    const cell = record(c);
+    if (cell === null) continue;
+    const key = 'source' in cell ? 'source' : 'input';
+    const source = cell[key];
+    // the cell's source key in the file, after the previous cell's: its line places the cell's code
+    const found = text.indexOf(`"${key}"`, at);
+    if (found !== -1) at = found + key.length + 2;
+    if (cell['cell_type'] !== 'code') continue;
+    const code = typeof source === 'string' ? source : Array.isArray(source) ? source.filter((x): x is string => typeof x === 'string').join('') : '';
+    if (code.trim() === '') continue;
+    const line = found === -1 ? 0 : text.slice(0, found).split('\n').length;
+    out.push({ code, lineBase: Array.isArray(source) ? line : line - 1 });
+  }
+  return out;
+}
