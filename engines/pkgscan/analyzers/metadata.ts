@@ -6,6 +6,7 @@ import { editDistance, typosquatOf } from './typosquat.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, ScanFinding, Severity } from './types.js';
 import type { FindingCategory } from '../../core/contracts/pkgscan.js';
 import { INSTALL_HOOKS } from '../vocabulary.js';
+import { packageJson } from './source/hooks.js';
 
 export const METADATA_ANALYZER = 'metadata';
 export const METADATA_ANALYZER_VERSION = '1.1.0';
@@ -67,17 +68,13 @@ const NATIVE_SOURCES = /(?:^|\/)binding\.gyp$|\.(?:c|cc|cpp|cxx|h|hpp|pyx|rs|go)
 
 /** package.json's `binary.host` (node-pre-gyp's prebuilt-module host), or null. */
 function prebuiltBinaryHost(release: PackageRelease): string | null {
-  const data = release.files.find((x) => x.path === 'package.json')?.data;
-  if (data === undefined || data.length > 1024 * 1024) return null;
-  try {
-    const pkg: unknown = JSON.parse(Buffer.from(data).toString('utf8'));
-    const binary = isRecord(pkg) ? pkg['binary'] : undefined;
-    const host = isRecord(binary) ? binary['host'] : undefined;
-    return typeof host === 'string' ? host.trim() : null;
-  } catch {
-    return null;
-  }
+  const binary = packageJson(release)['binary'];
+  const host = isRecord(binary) ? binary['host'] : undefined;
+  return typeof host === 'string' ? host.trim() : null;
 }
+
+/** A URL over plain HTTP from a host other than the machine itself. */
+const PLAIN_HTTP_ELSEWHERE = /^http:\/\/(?!(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?:[:/]|$))/i;
 
 function domainOf(p: Person | undefined): string | null {
   const m = /@([A-Za-z0-9.-]+\.[A-Za-z]{2,})\s*$/.exec(p?.email ?? '');
@@ -138,7 +135,7 @@ export function analyzeMetadata(release: PackageRelease, ctx: AnalyzerContext): 
     if (/^(?:git\+|git:|https?:|github:|gitlab:|bitbucket:|file:)|^[\w.-]+\/[\w.-]+(?:#.*)?$|@\s*(?:https?|git\+|file):/i.test(spec.trim())) {
       // over plain HTTP from a host of the internet, the code installed is whatever that host (or anyone on the way)
       // serves at install time: how remote dynamic dependencies hide a payload from a scan of the registry release
-      const plain = /^(?:[\w.-]+\s*@\s*)?(?:git\+)?http:\/\/(?!(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?:[:/]|$))/i.test(spec.trim());
+      const plain = PLAIN_HTTP_ELSEWHERE.test(spec.trim().replace(/^(?:[\w.-]+\s*@\s*)?(?:git\+)?/i, ''));
       if (plain) out.push(f('direct_url_dependency', 'high', 'Depends on code fetched over plain HTTP from a host of its own at install time', `${dep}: ${spec}`, 'metadata', null, 'T1195.002'));
       else out.push(f('direct_url_dependency', 'medium', 'Depends on a URL or git repository instead of a registry release', `${dep}: ${spec}`));
     }
@@ -153,7 +150,7 @@ export function analyzeMetadata(release: PackageRelease, ctx: AnalyzerContext): 
   // node-pre-gyp's host for prebuilt modules: the .node file an install downloads from it is loaded by require, so a
   // host over plain HTTP or at a bare address serves the code the package runs, outside any registry release
   const host = release.ecosystem === 'npm' ? prebuiltBinaryHost(release) : null;
-  if (host !== null && (/^http:\/\/(?!(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?:[:/]|$))/i.test(host) || /^[a-z]+:\/\/\d{1,3}(?:\.\d{1,3}){3}(?:[:/]|$)/i.test(host))) {
+  if (host !== null && (PLAIN_HTTP_ELSEWHERE.test(host) || /^[a-z]+:\/\/\d{1,3}(?:\.\d{1,3}){3}(?:[:/]|$)/i.test(host))) {
     out.push(f('prebuilt_binary_host', 'high', 'Downloads its prebuilt native module at install from a host over plain HTTP or at a bare IP address', host, 'metadata', 'package.json', 'T1195.002'));
   }
 

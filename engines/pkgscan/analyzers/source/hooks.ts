@@ -392,7 +392,7 @@ export function installTimeFiles(release: PackageRelease, hooks: readonly HookCo
 }
 
 /** The package.json of an npm release, parsed (an empty object when it is missing or damaged). */
-function packageJson(release: PackageRelease): Record<string, unknown> {
+export function packageJson(release: PackageRelease): Record<string, unknown> {
   const text = textOf(release.files.find((f) => f.path === 'package.json'));
   try {
     const j: unknown = JSON.parse(text === '' ? '{}' : text);

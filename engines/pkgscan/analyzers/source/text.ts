@@ -2,6 +2,7 @@
 import * as acorn from 'acorn';
 import * as loose from 'acorn-loose';
 import { C0_DEL_C1_FORMAT, replaceControlCharacters } from '../../../core/control-characters.js';
+import { isRecord, LineIndex } from '../../../core/manifests/context.js';
 
 export type SourceLanguage = 'javascript' | 'python' | 'shell' | 'pth' | 'native' | 'data';
 
@@ -234,22 +235,20 @@ export interface NotebookCell {
  * file); an empty list for text that is not a notebook.
  */
 export function notebookCells(text: string): NotebookCell[] {
-  let doc: unknown;
+  let nb: unknown;
   try {
-    doc = JSON.parse(text);
+    nb = JSON.parse(text);
   } catch {
     return [];
   }
-  const record = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
-  const nb = record(doc);
-  if (nb === null) return [];
+  if (!isRecord(nb)) return [];
   const worksheets = Array.isArray(nb['worksheets']) ? nb['worksheets'] : [];
-  const cells = [...(Array.isArray(nb['cells']) ? nb['cells'] : []), ...worksheets.flatMap((w) => (Array.isArray(record(w)?.['cells']) ? (record(w)?.['cells'] as unknown[]) : []))];
+  const cells = [...(Array.isArray(nb['cells']) ? nb['cells'] : []), ...worksheets.flatMap((w) => (isRecord(w) && Array.isArray(w['cells']) ? (w['cells'] as unknown[]) : []))];
   const out: NotebookCell[] = [];
+  let lines: LineIndex | undefined;
   let at = 0;
-  for (const c of cells.slice(0, 10_000)) {
-    const cell = record(c);
-    if (cell === null) continue;
+  for (const cell of cells.slice(0, 10_000)) {
+    if (!isRecord(cell)) continue;
     const key = 'source' in cell ? 'source' : 'input';
     const source = cell[key];
     // the cell's source key in the file, after the previous cell's: its line places the cell's code
@@ -258,7 +257,7 @@ export function notebookCells(text: string): NotebookCell[] {
     if (cell['cell_type'] !== 'code') continue;
     const code = typeof source === 'string' ? source : Array.isArray(source) ? source.filter((x): x is string => typeof x === 'string').join('') : '';
     if (code.trim() === '') continue;
-    const line = found === -1 ? 0 : text.slice(0, found).split('\n').length;
+    const line = found === -1 ? 0 : (lines ??= new LineIndex(text)).lineOf(found) + 1;
     out.push({ code, lineBase: Array.isArray(source) ? line : line - 1 });
   }
   return out;
