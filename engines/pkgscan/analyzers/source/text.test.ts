@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { corpusPath, hasCorpora } from '../../../../test/corpora.js';
+import { openRelease } from '../../package/open.js';
 import { pythonCode, scanPython } from './text.js';
 
 const docs = (text: string): string[] => scanPython(text).docstrings.map(([s, e]) => text.slice(s, e));
@@ -98,5 +101,47 @@ describe('notebook cells', () => {
     expect(notebookCells(JSON.stringify({ worksheets: [{ cells: [{ cell_type: 'code', input: ['x = 1\n'] }] }] })).map((c) => c.code)).toEqual(['x = 1\n']);
     expect(notebookCells('not json')).toEqual([]);
     expect(notebookCells('[1, 2]')).toEqual([]);
+  });
+});
+
+describe.runIf(hasCorpora())("real files of the corpus's benign releases (read as bytes)", () => {
+  const release = (eco: 'npm' | 'pypi', name: string) => openRelease(new Uint8Array(readFileSync(corpusPath('packages', 'benign', eco, name))), { filename: name });
+  const text = (d: Uint8Array | undefined): string => Buffer.from(d ?? new Uint8Array()).toString('utf8');
+
+  it("cloudpickle's test pickles are read for their opcodes' names, with no process runner among them", async () => {
+    const { pickleInData } = await import('./decoded.js');
+    const pkls = release('pypi', 'cloudpickle-2.2.0.tar.gz').files.filter((f) => f.path.endsWith('.pkl') && f.data !== undefined);
+    expect(pkls.length).toBeGreaterThan(5);
+    const read = pkls.map((f) => pickleInData(f.path, f.data ?? new Uint8Array()));
+    expect(read.every((t) => t !== null)).toBe(true);
+    expect(read.join('\n')).toMatch(/cloudpickle/);
+    expect(read.join('\n')).not.toMatch(/(?:^|\n)(?:posix|nt|os|subprocess)\n(?:system|popen)(?:\n|$)/);
+  });
+
+  it("backcall's Demo.ipynb gives its code cells at their lines of the file", async () => {
+    const { notebookCells } = await import('./text.js');
+    const nb = release('pypi', 'backcall-0.2.0.tar.gz').files.find((f) => f.path.endsWith('Demo.ipynb'));
+    const raw = text(nb?.data);
+    const cells = notebookCells(raw);
+    expect(cells.length).toBeGreaterThan(1);
+    const lines = raw.split('\n');
+    for (const c of cells) {
+      const first = c.code.split('\n')[0] ?? '';
+      expect(lines[c.lineBase]).toContain(JSON.stringify(first).slice(1, -1).slice(0, 20));
+    }
+  });
+
+  it("node-sass's and sqlite3's C and C++ sources, cytoolz's Cython and pybind11's CMake files get their languages, comments blanked with lines kept", async () => {
+    const { languageOf, nativeCode } = await import('./text.js');
+    const sources = [...release('npm', 'node-sass-9.0.0.tgz').files, ...release('npm', 'sqlite3-6.0.1.tgz').files].filter((f) => languageOf(f.path) === 'native');
+    expect(sources.length).toBeGreaterThan(50);
+    for (const f of sources) {
+      const t = text(f.data);
+      const code = nativeCode(t);
+      expect(code.length).toBe(t.length);
+      expect(code.split('\n').length).toBe(t.split('\n').length);
+    }
+    expect(release('pypi', 'cytoolz-0.12.0.tar.gz').files.filter((f) => f.path.endsWith('.pyx')).map((f) => languageOf(f.path))).toContain('python');
+    expect(release('pypi', 'pybind11-2.10.3.tar.gz').files.some((f) => languageOf(f.path) === 'shell' && /CMakeLists\.txt$|\.cmake$/.test(f.path))).toBe(true);
   });
 });
