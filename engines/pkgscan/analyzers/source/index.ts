@@ -7,7 +7,7 @@ import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
 import { aliasedView, rewrittenView, type AliasedView } from './aliases.js';
 import { assembledAddresses } from './assembled.js';
-import { decodedTexts, pickleInData } from './decoded.js';
+import { decodedTexts, lambdaInData, pickleInData } from './decoded.js';
 import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
 import { foldGluedLiterals } from './glue.js';
 import { directImports, importTimeFiles, installTimeFiles, loadedAsideFiles, MAKEFILE, npmHooks, prepareTargets, type HookCommand } from './hooks.js';
@@ -258,14 +258,15 @@ function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding
       languageOf(f.path) ??
       ((installTime.has(f.path) || (makeAtInstall && f.path.endsWith('.mk'))) && MAKEFILE.test(f.path) ? 'shell' : null) ??
       shebangLanguage(f.path, decode(f.data.subarray(0, 200)));
-    const pickled = language === null || language === 'pth' ? pickleInData(f.path, f.data) : null;
+    const pickled = language === null || language === 'pth' ? (pickleInData(f.path, f.data) ?? lambdaInData(f.path, f.data)) : null;
     if (language === null && pickled === null) continue;
     if (f.data.length > MAX_SCAN_BYTES) {
       skipped.push({ code: 'source_file_too_large', severity: 'info', category: 'tool', title: 'A source file is too large for the source rules and was not read', file: f.path, line: null, match: null, technique: null, analyzer: SOURCE_ANALYZER });
       continue;
     }
     const auxiliary = AUXILIARY.test(f.path) && !loaded.has(f.path);
-    // a saved object (a pickle, a NumPy object array, a PyTorch checkpoint): what loading it would call, as decoded data
+    // a saved object (a pickle, a NumPy object array, a PyTorch checkpoint, a Keras model with Lambda layers): what
+    // loading it would call, as decoded data
     if (pickled !== null) units.push({ file: f.path, language: 'data', text: pickled, installTime: false, lineBase: 0, auxiliary, decoded: true });
     else if (language !== null) units.push({ file: f.path, language, text: decode(f.data), installTime: installTime.has(f.path), importTime: importTime.has(f.path), lineBase: 0, auxiliary });
   }
