@@ -24,14 +24,22 @@ export interface ChainInput {
 
 /** Capabilities whose data is worth stealing: with a network capability at install time they are a beacon even without an exfiltration host. */
 const COLLECTS: ReadonlySet<ChainKind> = new Set(['credentials', 'environment', 'host_info']);
+/** ATT&CK's credentials from password stores (browsers, the keychain, password managers). */
+const PASSWORD_STORES = /^T1555(?:\.|$)/;
+
 /**
  * Collected data that is secret in itself: the environment whole or its secret variables picked out, sent from the
  * file that reads them, is a theft at any time, not only at install. One credential file read where requests are made
  * is a client using its user's token (a publish command reading ~/.npmrc); many tools' files read together (a harvest)
- * are secret data.
+ * are secret data, and so are password stores of two kinds read in one file (a browser's stores and the keychain key
+ * that decrypts them): a cookie library reads both for its user, and sends neither.
  */
-function secretData(c: ChainInput): boolean {
-  return (c.kind === 'environment' && RANK[c.finding.severity] >= RANK.medium) || (c.kind === 'credentials' && RANK[c.finding.severity] >= RANK.high);
+function secretData(c: ChainInput, collected: readonly ChainInput[]): boolean {
+  if (c.kind === 'environment') return RANK[c.finding.severity] >= RANK.medium;
+  if (c.kind !== 'credentials') return false;
+  if (RANK[c.finding.severity] >= RANK.high) return true;
+  const store = (i: ChainInput): boolean => i.kind === 'credentials' && PASSWORD_STORES.test(i.finding.technique ?? '');
+  return store(c) && collected.some((o) => store(o) && o.finding.code !== c.finding.code && o.finding.file === c.finding.file && near(o, c));
 }
 const MAX_STEPS = 6;
 /** Threats that only matter with data to send: they chain with a collecting capability only. */
@@ -111,7 +119,7 @@ export function buildChains(inputs: readonly ChainInput[]): AttackChain[] {
     // at any time, secrets (the environment, its secret variables, many tools' credential files) read in the file that sends
     const network = allCaps.filter((c) => c.kind === 'network');
     const collect = allCaps.filter((c) => c.kind !== null && COLLECTS.has(c.kind) && network.some((n) => near(c, n)));
-    const secrets = collect.filter((c) => secretData(c) && network.some((n) => n.finding.file === c.finding.file && near(c, n)));
+    const secrets = collect.filter((c) => secretData(c, collect) && network.some((n) => n.finding.file === c.finding.file && near(c, n)));
     if ((installTime && collect.length > 0 && network.length > 0) || secrets.length > 0) {
       const shown = installTime ? collect : secrets;
       const sends = installTime ? network : network.filter((n) => secrets.some((c) => c.finding.file === n.finding.file && near(c, n)));

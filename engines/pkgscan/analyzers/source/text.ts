@@ -11,11 +11,15 @@ export const MAX_PARSE_BYTES = 1024 * 1024;
 /** Files larger than this are not read by the source rules at all (a finding says so). */
 export const MAX_SCAN_BYTES = 8 * 1024 * 1024;
 
-/** Build descriptions whose commands run while the release is built: CMake and Meson (read as shell; node-gyp's
- * binding.gyp commands are read by hooks.ts). */
-const BUILD_SCRIPT = /(?:^|\/)(?:cmakelists\.txt|meson\.build)$|\.cmake$/;
+/**
+ * Build descriptions whose commands run while the release is built: CMake and Meson, and a React Native library's
+ * podspec (Ruby that `pod install` evaluates, its prepare_command and script phases shell commands) and Gradle build
+ * files (the app's Android build runs their tasks). Read as shell: their payloads are commands (node-gyp's binding.gyp
+ * commands are read by hooks.ts).
+ */
+const BUILD_SCRIPT = /(?:^|\/)(?:cmakelists\.txt|meson\.build|podfile)$|\.(?:cmake|podspec|gradle|gradle\.kts)$/;
 
-/** Files a source build runs: CMake and Meson descriptions, and Cargo's build.rs (setuptools-rust, maturin, napi-rs). */
+/** Files a source build runs: the build descriptions above, and Cargo's build.rs (setuptools-rust, maturin, napi-rs). */
 export function runsAtBuild(filePath: string): boolean {
   const lower = filePath.toLowerCase();
   return BUILD_SCRIPT.test(lower) || /(?:^|\/)build\.rs$/.test(lower);
