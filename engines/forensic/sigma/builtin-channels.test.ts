@@ -671,6 +671,25 @@ describe('built-in channel rules', () => {
     expect(hits(Array.from({ length: 12 }, (_, i) => wfp(i, 443, `10.0.0.${i + 1}`))).has(SWEEP)).toBe(false);
   });
 
+  it('WFP 5152: ten local ports probed from one address in a minute (inbound port scan, medium); nine ports, two sources or loopback are not', () => {
+    const drop = (t: number, port: number, from = '10.0.1.200'): Ev =>
+      sec(t, 5152, { ProcessId: '0', Application: '-', Direction: '%%14592', SourceAddress: from, SourcePort: '40848', DestAddress: '10.0.1.52', DestPort: String(port), Protocol: '6', LayerName: '%%14597' });
+    const SCAN = 'Many Local Ports Probed From One Address (WFP)';
+    expect(hits(Array.from({ length: 12 }, (_, i) => drop(i, 20 + i))).get(SCAN)).toEqual({ level: 'medium', tactics: ['discovery'] });
+    expect(hits(Array.from({ length: 9 }, (_, i) => drop(i, 20 + i))).has(SCAN)).toBe(false);
+    expect(hits(Array.from({ length: 12 }, (_, i) => drop(i, 20 + i, i % 2 === 0 ? '10.0.1.200' : '10.0.1.201'))).has(SCAN)).toBe(false);
+    expect(hits(Array.from({ length: 12 }, (_, i) => drop(i, 20 + i, '127.0.0.1'))).has(SCAN)).toBe(false);
+  });
+
+  it('DNS-Client 3008 is a DNS query as Sysmon 22 is: long encoded labels under one domain (medium burst); ordinary names are not', () => {
+    const q = (t: number, name: string): Ev =>
+      win(t, 'Microsoft-Windows-DNS-Client/Operational', 'Microsoft-Windows-DNS-Client', 3008, { QueryName: name, QueryType: '16', QueryOptions: '140737488355328', QueryStatus: '0', QueryResults: '' });
+    const BURST = 'Many Long Encoded DNS Names Looked Up By One Process';
+    const labels = Array.from({ length: 11 }, (_, i) => q(i, `${(0x1f3a5c7e9b + i * 7919).toString(16).repeat(4)}.${i}.cdn-sync-relay.net`));
+    expect(hits(labels).get(BURST)?.level).toBe('medium');
+    expect(hits(Array.from({ length: 11 }, (_, i) => q(i, `host${i}.corp.example`))).has(BURST)).toBe(false);
+  });
+
   it('event log files deleted from disk (4663 DELETE on winevt\\Logs\\*.evtx, medium); a read of the file or a deleted file elsewhere is not', () => {
     const DEL = 'Event Log File Deleted (object access)';
     const obj = (t: number, name: string, access: string, mask: string): Ev =>
