@@ -109,6 +109,9 @@ export function buildChains(inputs: readonly ChainInput[]): AttackChain[] {
       const cap = strongest(caps.filter((c) => c.kind !== null && COLLECTS.has(c.kind))) ?? strongest(caps);
       const threat = strongest(threats);
       if (!cap || !threat) continue;
+      // a threat its context keeps below high (persistence a user's command installs) with nothing but informational
+      // steps beside it (a command run, the user's name read) is what a service tool does: no chain
+      if (!installTime && threat.kind === 'persistence' && RANK[threat.finding.severity] < RANK.high && caps.every((c) => RANK[c.finding.severity] < RANK.medium)) continue;
       const stealing = cap.kind !== null && COLLECTS.has(cap.kind) && (threat.kind === 'exfil_endpoint' || threat.finding.category === 'exfiltration');
       const severity: Severity = installTime || stealing || threat.finding.severity === 'critical' ? 'critical' : 'high';
       const steps = [...caps.slice(0, MAX_STEPS - Math.min(threats.length, 3)), ...threats.slice(0, 3)].map(step);
