@@ -184,6 +184,15 @@ export function lambdaInData(filePath: string, data: Uint8Array): string | null 
  * The printable strings of marshalled Python data, found by their type byte (any reference flag cleared): short ASCII
  * (`z`, `Z`) with a byte of length, ASCII, Unicode and interned (`a`, `A`, `u`, `t`) and bytes (`s`) with four.
  */
+/** No control character other than tab, line breaks, vertical tab and form feed, no DEL, no replacement character. */
+function textual(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c < 0x20 && (c < 0x09 || c > 0x0d)) || c === 0x7f || c === 0xfffd) return false;
+  }
+  return true;
+}
+
 export function marshalStrings(b: Buffer): string[] {
   const out: string[] = [];
   for (let i = 0; i < b.length - 1 && out.length < 10_000; ) {
@@ -193,7 +202,7 @@ export function marshalStrings(b: Buffer): string[] {
     if (type === 0x7a || type === 0x5a) [start, n] = [i + 2, b[i + 1]!];
     else if ((type === 0x61 || type === 0x41 || type === 0x75 || type === 0x74 || type === 0x73) && i + 5 <= b.length) [start, n] = [i + 5, b.readUInt32LE(i + 1)];
     const s = start >= 0 && n >= 2 && start + n <= b.length ? b.toString('utf8', start, start + n) : '';
-    if (s !== '' && /^[^\x00-\x08\x0e-\x1f\x7f\ufffd]+$/.test(s)) {
+    if (s !== '' && textual(s)) {
       out.push(s);
       i = start + n;
     } else i++;
