@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../../test/corpora.js';
 import { openRelease } from '../../package/open.js';
@@ -116,6 +116,14 @@ describe.runIf(hasCorpora())("real files of the corpus's benign releases (read a
     expect(read.every((t) => t !== null)).toBe(true);
     expect(read.join('\n')).toMatch(/cloudpickle/);
     expect(read.join('\n')).not.toMatch(/(?:^|\n)(?:posix|nt|os|subprocess)\n(?:system|popen)(?:\n|$)/);
+  });
+
+  it("the JSON files of the benign npm releases hold no Keras Lambda bytecode: lambdaInData reads none of them", async () => {
+    const { lambdaInData } = await import('./decoded.js');
+    const names = readdirSync(corpusPath('packages', 'benign', 'npm')).filter((n) => n.endsWith('.tgz'));
+    const json = names.flatMap((n) => release('npm', n).files.filter((f) => f.path.endsWith('.json') && f.data !== undefined));
+    expect(json.length).toBeGreaterThan(20);
+    expect(json.filter((f) => lambdaInData(f.path, f.data ?? new Uint8Array()) !== null).map((f) => f.path)).toEqual([]);
   });
 
   it("backcall's Demo.ipynb gives its code cells at their lines of the file", async () => {
