@@ -579,6 +579,27 @@ function dataFlowText(arg: acorn.Node, code: string, defs: Map<string, string[]>
   return text;
 }
 
+/** The name a function is known by in its file: its declaration's, or the name it is assigned to. */
+function functionName(fn: acorn.Node, ancestors: acorn.Node[]): string | undefined {
+  const f = node(fn);
+  if (f['id']) return String((f['id'] as AnyNode)['name']);
+  const parent = node(ancestors[ancestors.indexOf(fn) - 1] ?? fn);
+  if (parent.type === 'VariableDeclarator' && (parent['id'] as AnyNode).type === 'Identifier') return String((parent['id'] as AnyNode)['name']);
+  if (parent.type === 'AssignmentExpression' && (parent['left'] as AnyNode).type === 'Identifier') return String((parent['left'] as AnyNode)['name']);
+  return undefined;
+}
+
+/** The arguments of the first calls of a named function in a file (at most eight). */
+function callArguments(ast: acorn.Node, name: string | undefined): acorn.Node[] {
+  if (name === undefined) return [];
+  const out: acorn.Node[] = [];
+  walk.full(ast, (n) => {
+    if (out.length >= 8 || n.type !== 'CallExpression' || calleeName(node(n)) !== name) return;
+    out.push(...((node(n)['arguments'] as acorn.Node[]) ?? []).slice(0, 8 - out.length));
+  });
+  return out;
+}
+
 /**
  * DNS exfiltration: a resolver call whose hostname is built at run time from host data (environment, files, machine
  * identity, command output) encoded into a label (hex, base32/64). A lookup of a computed name (a configured host, a
@@ -611,7 +632,10 @@ export function jsDnsExfil({ code, ast }: DetectorInput): DetectorHit[] {
     // a callback's parameters are what the method it was handed goes over (`chunks.forEach((c, i) => ...)`): the
     // receiver's data is followed too
     const receivers = fn === undefined ? [] : ancestors.filter((a, i) => a.type === 'CallExpression' && ancestors[i + 1] !== undefined && /Function/.test(ancestors[i + 1]!.type) && (node(a)['callee'] as AnyNode | undefined)?.type === 'MemberExpression');
-    const flow = [fn ?? arg, ...receivers.map((c) => (node(c)['callee'] as AnyNode)['object'] as acorn.Node)].map((x) => dataFlowText(x, code, known)).join('\n');
+    // a function handed the data (`function send(buf) {...}` called as `send(deflate(gather()))`): what its callers in
+    // this file pass is followed too
+    const callers = fn === undefined ? [] : callArguments(ast, functionName(fn, ancestors));
+    const flow = [fn ?? arg, ...receivers.map((c) => (node(c)['callee'] as AnyNode)['object'] as acorn.Node), ...callers].map((x) => dataFlowText(x, code, known)).join('\n');
     // encoded host data, or an encoded serialised object (what a caller collected, handed in: a stealer split into a
     // collecting module and a sending one)
     if (LABEL_ENCODE.test(flow) && (HOST_DATA.test(flow) || SERIALISED.test(flow))) hits.push({ offset: n.start, text: src(code, n) });
