@@ -7,6 +7,7 @@ import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
 import { aliasedView, rewrittenView, type AliasedView } from './aliases.js';
 import { assembledAddresses } from './assembled.js';
+import { builtinsAliasEdits } from './builtins.js';
 import { decodedLiteralEdits, decodedTexts, lambdaInData, pickleInData } from './decoded.js';
 import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
 import { foldGluedLiterals } from './glue.js';
@@ -41,7 +42,7 @@ interface Unit {
   readonly glued?: boolean;
   /** The file with Node's modules under their own names (aliases.ts): rules' patterns only, no detectors or decoding. */
   readonly aliased?: boolean;
-  /** The file with its string tables read back (tables.ts). */
+  /** The file with its string tables read back (tables.ts), Python's builtins under their own names, encoded literals decoded in place. */
   readonly tabled?: boolean;
   /** Where the unit's text starts in its file (a window of lines). */
   readonly offsetBase?: number;
@@ -149,13 +150,14 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
 }
 
 /**
- * The rules over the file with its string tables read back (`c[_0x2a(19)](d)` read as `c.spawn(d)`) and its encoded
+ * The rules over the file with its string tables read back (`c[_0x2a(19)](d)` read as `c.spawn(d)`), Python's builtins
+ * table under the names it is given read as `__builtins__` (builtins.ts), and its encoded
  * literals written as the addresses and commands they decode to (decodedLiteralEdits): the hits at a rule and line
  * the file as written did not give, at the file's offsets.
  */
 function tabledHits(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, declared: ReadonlySet<string>, depth: number, found: readonly RuleHit[]): RuleHit[] {
   const js = unit.language === 'javascript';
-  const edits = [...(js ? stringTableEdits(unit.text) : []), ...decodedLiteralEdits(unit.text)];
+  const edits = [...(js ? stringTableEdits(unit.text) : builtinsAliasEdits(unit.text)), ...decodedLiteralEdits(unit.text)];
   if (edits.length === 0) return [];
   // then the module aliases the read-back text shows (`o.platform()` once `o[_0x2a(10)]()` is read back), in the same
   // view, so the detectors (which the aliased view does not run) read both

@@ -1,0 +1,65 @@
+// Python's builtins table under names of the file's choosing, written back as the table's own name: loaders bind
+// `_g = globals()["__builtins__"]` (or `vars(builtins)`, `__import__("builtins").__dict__`) and call
+// `_g["exec"](...)`, or take `_i = _g["__import__"]` and call `_i("zlib")`. The rules and detectors are written against
+// `__builtins__["exec"](` and `__import__("zlib")`; these edits let them read such files as if the names were those.
+// Literals glued with `+` are read joined (`_g["ex" + "ec"]`), as glue.ts joins them for the rules.
+import type { Edit } from './aliases.js';
+import { foldGluedLiterals } from './glue.js';
+
+/** What a name is given when it stands for the builtins table. */
+const TABLE_SOURCE = /^(?:globals\s*\(\s*\)\s*(?:\[\s*(['"])__builtins__\1\s*\]|\.\s*get\s*\(\s*(['"])__builtins__\2[^()\n]{0,40}\))|__builtins__(?:\s*\.\s*__dict__)?|vars\s*\(\s*(?:__builtins__|builtins)\s*\)|__import__\s*\(\s*(['"])builtins\3\s*\)(?:\s*\.\s*__dict__)?|sys\s*\.\s*modules\s*\[\s*(['"])builtins\4\s*\]|builtins\s*\.\s*__dict__)$/;
+/** `import builtins as b`. */
+const IMPORT_AS = /^[ \t]*import[ \t]+builtins[ \t]+as[ \t]+([A-Za-z_]\w{0,40})[ \t]*$/gm;
+/** A plain assignment to one name at the start of a line (not `==`, not an augmented one). */
+const ASSIGNMENT = /^[ \t]*([A-Za-z_]\w{0,40})[ \t]*=(?!=)[ \t]*([^\n]{1,300})$/gm;
+/** The functions of the table a name may stand for. */
+const MEMBER = /^(?:exec|eval|compile|__import__)$/;
+/** A table name's member taken by index, `.get(...)`, attribute or getattr: the table's name, then the member's. */
+const MEMBER_OF = /^([A-Za-z_]\w{0,40})\s*(?:\[\s*(['"])(\w{1,40})\2\s*\]|\.\s*get\s*\(\s*(['"])(\w{1,40})\4\s*\)|\.\s*(\w{1,40}))$|^getattr\s*\(\s*([A-Za-z_]\w{0,40})\s*,\s*(['"])(\w{1,40})\8\s*\)$/;
+/** A name used as a table, a module or a function (`name[`, `name.`, `name(`), not an attribute of something else. */
+const USE = /(?<![\w.])([A-Za-z_]\w{0,40})(?=[ \t]{0,8}[[.(])/g;
+const IDENTIFIER = /[A-Za-z_]\w{0,40}/g;
+const MAX_TEXT = 4 * 1024 * 1024;
+
+/**
+ * The edits that write each name standing for the builtins table as `__builtins__`, and each name given one of its
+ * code-running members (`_g["__import__"]`, `getattr(_g, "exec")`, `_g.get("eval")`) as that member's name, at their
+ * uses (`name[`, `name.`, `name(`). A name counts when one of its assignments gives it the table and every other one
+ * re-reads itself (`_g = _g if isinstance(_g, dict) else vars(_g)`).
+ */
+export function builtinsAliasEdits(code: string): Edit[] {
+  if (code.length > MAX_TEXT || !/__builtins__|\bbuiltins\b/.test(code)) return [];
+  const text = foldGluedLiterals(code, 'python').text;
+  const defs = new Map<string, string[]>();
+  for (const m of text.matchAll(ASSIGNMENT)) {
+    const list = defs.get(m[1]!) ?? [];
+    const value = m[2]!;
+    const hash = value.indexOf('#');
+    list.push((hash === -1 ? value : value.slice(0, hash)).trim());
+    defs.set(m[1]!, list);
+  }
+  const names = new Map<string, string>();
+  for (const m of text.matchAll(IMPORT_AS)) names.set(m[1]!, '__builtins__');
+  for (const [name, values] of defs) {
+    const self = (v: string): boolean => (v.match(IDENTIFIER) ?? ([] as string[])).includes(name);
+    if (values.some((v) => TABLE_SOURCE.test(v)) && values.every((v) => TABLE_SOURCE.test(v) || self(v))) names.set(name, '__builtins__');
+  }
+  // members taken from the table: `_i = _g["__import__"]`, `e = getattr(_g, "exec")`, `e = _g.get("exec")`
+  const isTable = (t: string | undefined): boolean => t === '__builtins__' || (t !== undefined && names.get(t) === '__builtins__');
+  for (const [name, values] of defs) {
+    if (names.has(name) || values.length !== 1) continue;
+    const m = MEMBER_OF.exec(values[0]!);
+    if (m === null || !isTable(m[1] ?? m[7])) continue;
+    const fn = m[3] ?? m[5] ?? m[6] ?? m[9];
+    if (fn !== undefined && MEMBER.test(fn)) names.set(name, fn);
+  }
+  const edits: Edit[] = [];
+  for (const m of text.matchAll(USE)) {
+    const to = names.get(m[1]!);
+    if (to === undefined || m[1] === '__builtins__') continue;
+    // a member alias stands for a function: only its calls
+    if (to !== '__builtins__' && !/^[ \t]{0,8}\(/.test(text.slice(m.index + m[0].length, m.index + m[0].length + 9))) continue;
+    edits.push({ at: m.index, end: m.index + m[0].length, text: to });
+  }
+  return edits;
+}
