@@ -533,11 +533,17 @@ export function chmodThenRun({ code, path }: DetectorInput): DetectorHit[] {
       const range = ranges.get(w);
       return range === null || range === undefined || (range[0] <= r.start && r.start < range[1]);
     };
-    const started = runs.some((r) => !(r.start <= c.offset && c.offset < r.end) && !/^\s*(?:\(\s*)?['"`]?chmod\b/.test(r.text) && words.some((w) => (/^[A-Za-z_$][\w$]*$/.test(w) ? new RegExp(`(?<!\\w)${w.replace(/\$/g, '\\$')}(?![\\w$])`).test(r.text) && within(w, r) : r.text.includes(w))));
+    const started = runs.some((r) => !(r.start <= c.offset && c.offset < r.end) && !NOT_A_START.test(r.text) && words.some((w) => (/^[A-Za-z_$][\w$]*$/.test(w) ? new RegExp(`(?<!\\w)${w.replace(/\$/g, '\\$')}(?![\\w$])`).test(r.text) && within(w, r) : r.text.includes(w))));
     if (started) hits.push({ offset: c.offset, text: c.text });
   }
   return hits;
 }
+
+/**
+ * A call whose program is a tool that sets or reads a file's attributes (the chmod's own command, `xattr -d
+ * com.apple.quarantine`, `codesign`, `chflags`, `file`, `shasum`): handed the file, it does not start it.
+ */
+const NOT_A_START = /^\s*(?:\(\s*)?(?:['"`]?chmod\b|(?:\[\s*)?['"`](?:chmod|xattr|codesign|chflags|chown|chgrp|file|stat|ls|strip|otool|install_name_tool|lipo|shasum|sha1sum|sha256sum|md5sum|md5|attrib|icacls|spctl|touch)\b(?!['"`]\s*[+.(]))/;
 
 /** A pip install written in code: a command string, an argument list, or pip's own main. */
 const PY_PIP_INSTALL = /\bpip3?\s+install\b([^\n'"]{0,300})|['"]pip3?['"]\s*,\s*['"]install['"]\s*((?:,\s*[^,\])\n]{1,100}){0,10})|\bpip(?:\._internal)?\.main\s*\(\s*\[\s*['"]install['"]\s*((?:,\s*[^,\])\n]{1,100}){0,10})/g;

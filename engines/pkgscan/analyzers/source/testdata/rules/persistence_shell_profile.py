@@ -11,3 +11,8 @@ with open('.profile', 'rb') as f:
 # ruleid: persistence_shell_profile
 with open(os.path.join(os.path.expanduser('~'), '.zshrc'), mode='a+', encoding='utf-8') as f:
     f.write('source ~/.cache/.x')
+# a PATH line written by a command its user runs: medium (high on import, at install)
+def add_path(directory):
+    # ruleid: persistence_shell_profile medium
+    with open(os.path.expanduser('~/.zshrc'), 'a') as f:
+        f.write('export PATH="%s:$PATH"\n' % directory)
