@@ -205,12 +205,17 @@ function eventExportOf(r: Record<string, unknown>): ReturnType<typeof makeEvent>
   const data: Record<string, string> = {};
   const eventData = objectOf(event['EventData']);
   const items = eventData?.['Data'];
+  // unnamed items (classic providers such as MSSQLSERVER write `<Data>text</Data>`) are the field Data, as the EVTX
+  // reader names them
+  const unnamed: string[] = [];
   for (const item of Array.isArray(items) ? items : items !== undefined ? [items] : []) {
     const o = objectOf(item);
     const name = o?.['@Name'];
     const value = textOf(item);
     if (typeof name === 'string' && value !== null) data[name] = value;
+    else if (name === undefined && value !== null) unnamed.push(value);
   }
+  if (unnamed.length > 0 && data['Data'] === undefined) data['Data'] = unnamed.join('\n');
   const userData = objectOf(event['UserData']);
   const first = userData !== null ? objectOf(Object.values(userData)[0]) : null;
   for (const [k, v] of Object.entries(first ?? {})) {

@@ -718,6 +718,28 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(reg(9, 'HKLM\\SOFTWARE\\Vendor\\App\\ExecutionPolicy', 'Bypass'))).not.toContain(POLICY);
   });
 
+  it('server roles: gMSA and bulk LAPS reads by users, a Credentials table queried from a SQL client, Configuration Manager scripts; computers and single reads are not', () => {
+    const GMSA = 'Group Managed Service Account Password Read By A User Account';
+    const read = (t: number, user: string, props: string): Ev => win(t, ...SEC, 4662, { SubjectUserName: user, ObjectServer: 'DS', ObjectType: '%{7b8b558a-93a5-4af7-adca-c017e67f1057}', ObjectName: '%{11111111-2222-3333-4444-555555555555}', AccessList: '%%7684\r\n', AccessMask: '0x10', Properties: props });
+    const managed = '%%7684\r\n{e362ed86-b728-0842-b27d-2dea7a9df218}\r\n{7b8b558a-93a5-4af7-adca-c017e67f1057}';
+    expect(hits([read(1, 'svc_monitor', managed)]).get(GMSA)).toEqual({ level: 'high', tactics: ['credential-access'] });
+    expect(titlesOf(read(2, 'SQL01$', managed))).not.toContain(GMSA);
+    const LAPS = 'Confidential Attributes Of Many Computers Read By One Account';
+    const control = (t: number, user: string, i: number): Ev =>
+      win(t, ...SEC, 4662, { SubjectUserName: user, ObjectServer: 'DS', ObjectType: '%{bf967a86-0de6-11d0-a285-00aa003049e2}', ObjectName: `%{0000000${i}-0000-0000-0000-000000000000}`, AccessList: '%%7688\r\n', AccessMask: '0x100' });
+    expect(hits(Array.from({ length: 11 }, (_, i) => control(i, 'j.rivera', i))).get(LAPS)?.tactics).toEqual(['credential-access']);
+    expect(hits(Array.from({ length: 3 }, (_, i) => control(i, 'helpdesk', i))).has(LAPS)).toBe(false);
+    expect(hits(Array.from({ length: 11 }, (_, i) => control(i, 'LAPSSRV$', i))).has(LAPS)).toBe(false);
+    const VEEAM = 'SQL Client Reads A Credentials Table';
+    const SQLCMD = 'C:\\Program Files\\Microsoft SQL Server\\Client SDK\\ODBC\\170\\Tools\\Binn\\SQLCMD.EXE';
+    expect(hits([sysmon1(3, SQLCMD, 'SQLCMD.EXE -S localhost\\VEEAMSQL2016 -E -Q "SELECT [user_name],[password] FROM [VeeamBackup].[dbo].[Credentials]"')]).get(VEEAM)).toEqual({ level: 'high', tactics: ['credential-access'] });
+    expect(titlesOf(sysmon1(4, SQLCMD, 'SQLCMD.EXE -S localhost -E -Q "SELECT name FROM sys.databases"'))).not.toContain(VEEAM);
+    const SCCM = 'Script Run By The Configuration Manager Client From Its Script Store';
+    const PS = 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe';
+    expect(hits([sysmon1(5, PS, `powershell.exe -NoProfile -ExecutionPolicy Bypass "& 'C:\\Windows\\CCM\\ScriptStore\\70E7.ps1'"`, { ParentImage: 'C:\\Windows\\CCM\\CcmExec.exe' })]).get(SCCM)).toEqual({ level: 'medium', tactics: ['execution', 'lateral-movement'] });
+    expect(titlesOf(sysmon1(6, PS, 'powershell.exe -File C:\\Scripts\\inventory.ps1', { ParentImage: 'C:\\Windows\\CCM\\CcmExec.exe' }))).not.toContain(SCCM);
+  });
+
   it('injection and LSASS from code outside any module, elevated COM objects, LSASS as a parent; near misses are not', () => {
     const S32 = 'C:\\Windows\\System32\\';
     const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
