@@ -16,8 +16,8 @@ const ASSIGNMENT = /^[ \t]*([A-Za-z_]\w{0,40})[ \t]*=(?!=)[ \t]*([^\n]{1,300})$/
 const MEMBER = /^(?:exec|eval|compile|__import__)$/;
 /** A table name's member taken by index, `.get(...)`, attribute or getattr: the table's name, then the member's. */
 const MEMBER_OF = /^([A-Za-z_]\w{0,40})\s*(?:\[\s*(['"])(\w{1,40})\2\s*\]|\.\s*get\s*\(\s*(['"])(\w{1,40})\4\s*\)|\.\s*(\w{1,40}))$|^getattr\s*\(\s*([A-Za-z_]\w{0,40})\s*,\s*(['"])(\w{1,40})\8\s*\)$/;
-/** A name used as a table, a module or a function (`name[`, `name.`, `name(`), not an attribute of something else. */
-const USE = /(?<![\w.])([A-Za-z_]\w{0,40})(?=[ \t]{0,8}[[.(])/g;
+/** A name used as a table, a module or a function (`name[`, `name.`, `name(`, an argument such as `getattr(name, ...)`), not an attribute of something else. */
+const USE = /(?<![\w.])([A-Za-z_]\w{0,40})(?=[ \t]{0,8}[[.(,)])/g;
 const IDENTIFIER = /[A-Za-z_]\w{0,40}/g;
 const MAX_TEXT = 4 * 1024 * 1024;
 
@@ -60,6 +60,25 @@ export function builtinsAliasEdits(code: string): Edit[] {
     // a member alias stands for a function: only its calls
     if (to !== '__builtins__' && !/^[ \t]{0,8}\(/.test(text.slice(m.index + m[0].length, m.index + m[0].length + 9))) continue;
     edits.push({ at: m.index, end: m.index + m[0].length, text: to });
+  }
+  return edits;
+}
+
+/** `import subprocess as _sp`: the modules whose calls the rules read, under a name of the file's own. */
+const MODULE_ALIAS = /^[ \t]*import[ \t]+(subprocess|os|socket|base64|zlib|marshal|shutil|ctypes|requests|platform|getpass|urllib\.request|codecs|importlib)[ \t]+as[ \t]+([A-Za-z_]\w{0,40})[ \t]*$/gm;
+/** A name used as a module (`name.`), not an attribute of something else. */
+const MODULE_USE = /(?<![\w.])([A-Za-z_]\w{0,40})(?=[ \t]{0,8}\.)/g;
+
+/** The edits that write each use of a module under a name of the file's own (`_sp.run(`) as the module's name (`subprocess.run(`). */
+export function moduleAliasEdits(code: string): Edit[] {
+  if (code.length > MAX_TEXT || !/\bimport[ \t]+\w+(?:\.\w+)?[ \t]+as[ \t]/.test(code)) return [];
+  const aliases = new Map<string, string>();
+  for (const m of code.matchAll(MODULE_ALIAS)) if (m[2] !== m[1]) aliases.set(m[2]!, m[1]!);
+  if (aliases.size === 0) return [];
+  const edits: Edit[] = [];
+  for (const m of code.matchAll(MODULE_USE)) {
+    const mod = aliases.get(m[1]!);
+    if (mod !== undefined) edits.push({ at: m.index, end: m.index + m[0].length, text: mod });
   }
   return edits;
 }

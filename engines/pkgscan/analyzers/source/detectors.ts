@@ -3,6 +3,7 @@
 import type * as acorn from 'acorn';
 import { jsDetachedSpawn, jsDnsExfil, jsDynamicRequire, jsEnvSerialise, jsEvalDecoded, jsEvalFetched, jsExecDecoded, jsHiddenBuiltinMember, SENSITIVE_MODULES } from './detectors-js.js';
 import { chmodThenRun, fetchPipeRun, lookupOfData, normaliseDependency, pthExecutable, pyCmdclassInstall, pyExecDecoded, pyImportTimeInstall, SECRET_FILE, sendsSecretFile } from './detectors-text.js';
+import { walkHarm } from './detectors-walk.js';
 import type { HookCommand } from './hooks.js';
 import type { DetectorName } from './rules.js';
 
@@ -36,6 +37,8 @@ function npmHook(runs: 'ordinary' | 'package_code' | 'shell'): (input: DetectorI
 }
 
 export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorInput) => DetectorHit[]>> = {
+  walk_overwrite: walkHarm('overwrite'),
+  walk_encrypt: walkHarm('encrypt'),
   js_eval_decoded: jsEvalDecoded,
   js_eval_fetched: jsEvalFetched,
   js_exec_decoded: jsExecDecoded,
@@ -63,6 +66,8 @@ const NODE_EVAL_ARGUMENT = /['"`](?:-e|--eval|-p|--print)['"`]/;
 export const EVAL_SINK_HINT = /\beval\b|\bFunction\b|runIn(?:(?!runIn)\w)*Context|compileFunction|\b_compile\b|\bScript\b|\b(?:globalThis|global|window|self)\s*\[|\}\s*\)\s*\.\s*constructor\b|\bnew\s+Worker\b/;
 /** A cheap test on the raw text before a detector needs the parse: a file without it cannot give a hit. */
 export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, { test(text: string): boolean }>> = {
+  walk_overwrite: /readdir|\bwalk\b|listdir|scandir|glob\b|iterdir/,
+  walk_encrypt: /readdir|\bwalk\b|listdir|scandir|glob\b|iterdir/,
   js_eval_decoded: EVAL_SINK_HINT,
   // an eval sink, or child_process (a command line run from fetched data)
   js_eval_fetched: { test: (text) => EVAL_SINK_HINT.test(text) || text.includes('child_process') || NODE_EVAL_ARGUMENT.test(text) },

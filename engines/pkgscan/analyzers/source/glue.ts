@@ -248,6 +248,12 @@ function pyLiterals(text: string): Literal[] {
     .map((l) => (l.prefix === 'u' ? { ...l, prefix: '' } : l));
 }
 
+/** The one-line string literals of a JavaScript or Python text, in order. */
+export function stringLiterals(text: string, language: 'javascript' | 'python'): Literal[] {
+  if (text.length > MAX_PARSE_BYTES) return [];
+  return language === 'javascript' ? jsLiterals(text) : pyLiterals(text);
+}
+
 /** The text with every run of glued string literals written as one literal (same length, same lines), and where they are. */
 export function foldGluedLiterals(text: string, language: 'javascript' | 'python'): Folded {
   const none: Folded = { text, spans: [] };

@@ -14,6 +14,8 @@ export const RULES_RELATIVE = path.join('pkgscan', 'rules');
 
 /** Structural checks written in code, named by rules (the table in detectors.ts). */
 export const DETECTORS = [
+  'walk_overwrite',
+  'walk_encrypt',
   'js_eval_decoded',
   'js_eval_fetched',
   'js_exec_decoded',

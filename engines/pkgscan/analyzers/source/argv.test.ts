@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { rewrittenView } from './aliases.js';
+import { argvEdits } from './argv.js';
+import { moduleAliasEdits } from './builtins.js';
+
+const view = (code: string, language: 'javascript' | 'python' = 'python'): string => rewrittenView(code, argvEdits(code, language)).text;
+
+describe('argument lists read as command lines', () => {
+  it("joins a program's literal arguments, with a space before the values that follow", () => {
+    expect(view('subprocess.call(["security", "find-generic-password", "-wa", label])')).toBe('subprocess.call(["security find-generic-password -wa ", label])');
+    expect(view('subprocess.run(["curl", "-s", "-F", "f=@" + archive, url])')).toBe('subprocess.run(["curl -s -F f=@" + archive, url])');
+    expect(view("spawn('security', ['dump-keychain', '-d'])", 'javascript')).toBe("spawn(['security dump-keychain -d'])");
+  });
+
+  it('leaves lists that do not start with a program, and a lone program', () => {
+    expect(argvEdits('x = ["alpha", "beta"]', 'python')).toEqual([]);
+    expect(argvEdits('subprocess.run(["git"], cwd=d)', 'python')).toEqual([]);
+    expect(argvEdits('names = ["curl", "wget"] + extra', 'python')).toHaveLength(1);
+  });
+});
+
+describe('Python modules under names of the file’s own', () => {
+  it('writes each use of the alias as the module', () => {
+    const code = 'import subprocess as _sp\nimport os as _os\n_sp.Popen(["nohup", b])\n_os.chmod(b, 0o755)\nx._sp.y = 1';
+    expect(rewrittenView(code, moduleAliasEdits(code)).text).toBe('import subprocess as _sp\nimport os as _os\nsubprocess.Popen(["nohup", b])\nos.chmod(b, 0o755)\nx._sp.y = 1');
+    expect(moduleAliasEdits('import numpy as np\nnp.array(1)')).toEqual([]);
+  });
+});
