@@ -559,24 +559,29 @@ function definitions(ast: acorn.Node, code: string): Map<string, string[]> {
   return defs;
 }
 
-/** The hostname argument's text with what its names are given, followed three steps back through the file. */
-function dataFlowText(arg: acorn.Node, code: string, defs: Map<string, string[]>): string {
-  let text = src(code, arg);
+/** A text with what the given names are given in the file (`defs`) appended, followed `steps` steps back. */
+export function withDefinitions(text: string, names: readonly string[], defs: ReadonlyMap<string, string[]>, steps: number): string {
+  let out = text;
   const seen = new Set<string>();
-  let frontier = identifiersIn(arg);
-  for (let depth = 0; depth < 3 && frontier.length > 0; depth++) {
+  let frontier = [...names];
+  for (let depth = 0; depth < steps && frontier.length > 0; depth++) {
     const next: string[] = [];
     for (const id of frontier) {
       if (seen.has(id)) continue;
       seen.add(id);
       for (const d of defs.get(id) ?? []) {
-        text += `\n${d}`;
+        out += `\n${d}`;
         for (const m of d.matchAll(/[A-Za-z_$][\w$]*/g)) next.push(m[0]);
       }
     }
     frontier = next;
   }
-  return text;
+  return out;
+}
+
+/** The hostname argument's text with what its names are given, followed three steps back through the file. */
+function dataFlowText(arg: acorn.Node, code: string, defs: Map<string, string[]>): string {
+  return withDefinitions(src(code, arg), identifiersIn(arg), defs, 3);
 }
 
 /** The name a function is known by in its file: its declaration's, or the name it is assigned to. */

@@ -4,6 +4,7 @@
 // folder. A formatter writes each file's own new text; a secure-delete tool walks the folder its user names.
 import type * as acorn from 'acorn';
 import * as walk from 'acorn-walk';
+import { withDefinitions } from './detectors-js.js';
 import type { DetectorHit, DetectorInput } from './detectors.js';
 import { languageOf } from './text.js';
 
@@ -106,22 +107,7 @@ function jsWalks(code: string, ast: acorn.Node, harm: WalkHarm): DetectorHit[] {
 
 /** A text with what its names are given appended, two steps deep. */
 function followed(text: string, defs: ReadonlyMap<string, string[]>): string {
-  let out = text;
-  let frontier = [...new Set(text.match(/[A-Za-z_$][\w$]*/g) ?? [])];
-  const seen = new Set<string>();
-  for (let depth = 0; depth < 2; depth++) {
-    const next: string[] = [];
-    for (const id of frontier) {
-      if (seen.has(id)) continue;
-      seen.add(id);
-      for (const d of defs.get(id) ?? []) {
-        out += `\n${d}`;
-        next.push(...(d.match(/[A-Za-z_$][\w$]*/g) ?? []));
-      }
-    }
-    frontier = next;
-  }
-  return out;
+  return withDefinitions(text, [...new Set(text.match(/[A-Za-z_$][\w$]*/g) ?? [])], defs, 2);
 }
 
 /** The first destructive write among the bodies, or null. */
