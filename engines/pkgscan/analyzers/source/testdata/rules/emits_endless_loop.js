@@ -6,3 +6,5 @@ function renderChunk(code) {
 }
 // ok: emits_endless_loop
 for (;;) { const job = next(); if (!job) break; run(job); }
+// ok: emits_endless_loop
+function debugProtection() { while (true) {} }
