@@ -18,6 +18,8 @@ const JS_CONSTANT_VALUE = /^(?:['"`][^'"`\n]{0,40}['"`]$|Buffer\s*\.\s*alloc\s*\
 /** A call on literals alone (`b('4p2k77iP')`, `Buffer.from('...', 'base64')`): a constant the file decodes. */
 const JS_DECODED_LITERAL = /^[\w$.]{1,40}\(['"`][^'"`\n]{0,200}['"`](?:, ?['"`][^'"`\n]{0,20}['"`])?\)(?:\.toString\((?:['"`]\w{1,10}['"`])?\))?$/;
 const PY_CONSTANT_VALUE = /^(?:os\s*\.\s*urandom\s*\(|[rbuRBU]{0,2}['"][^'"\n]{0,40}['"](?:\.encode\([^)]{0,20}\))?(?:[ \t]?\*[ \t]?[\w().+-]{1,40})?$)/;
+/** A file named by a literal (`'.gitkeep'`, `"__init__.py"`, `'index.html'`): made in each folder, not the walked files. */
+const NAMED_FILE = /['"`](?:\.?[\w-]{1,60}\.\w{1,8}|\.[\w-]{1,40})['"`]/;
 const CIPHER = /\bcreateCipher(?:iv)?\s*\(|\.encrypt\s*\(|\bAES\s*\.\s*new\s*\(|\bChaCha20\w*\s*\(|\bFernet\s*\(/;
 const REMOVE = /\bunlink(?:Sync)?\s*\(|\brmSync\s*\(|\bos\s*\.\s*(?:remove|unlink)\s*\(|\.unlink\s*\(\s*\)|\brename(?:Sync)?\s*\(|\.with_suffix\s*\(/;
 const TRUNCATE = /\btruncate(?:Sync)?\s*\(/;
@@ -121,8 +123,10 @@ function harmIn(code: string, bodies: readonly acorn.Node[], harm: WalkHarm, def
       const callee = calleeText(code, node(c));
       if (harm === 'overwrite' && /(?:^|\.)(?:truncateSync|ftruncateSync)$/.test(callee)) hit = { offset: c.start, text: code.slice(c.start, c.end) };
       if (!/(?:^|\.)(?:writeFileSync|writeFile)$/.test(callee)) return;
-      const value = ((node(c)['arguments'] as acorn.Node[]) ?? [])[1];
-      if (value === undefined) return;
+      const [target, value] = (node(c)['arguments'] as acorn.Node[]) ?? [];
+      if (value === undefined || target === undefined) return;
+      // a file of a name of its own made in each folder (`.gitkeep`, `__init__.py`) is not a walked file written over
+      if (harm === 'overwrite' && NAMED_FILE.test(code.slice(target.start, target.end))) return;
       const v = code.slice(value.start, value.end);
       const constant = JS_CONSTANT_VALUE.test(v) || (value.type === 'Identifier' && (defs.get(v) ?? []).length > 0 && (defs.get(v) ?? []).every((d) => JS_CONSTANT_VALUE.test(d) || JS_DECODED_LITERAL.test(d)));
       if (harm === 'overwrite' ? constant : !constant) hit = { offset: c.start, text: code.slice(c.start, Math.min(c.end, c.start + 200)) };
@@ -222,6 +226,10 @@ function pyHarm(text: string, harm: WalkHarm, defs: ReadonlyMap<string, string[]
     if (zero !== undefined) return lineAt(text, zero.index);
   }
   for (const w of writes) {
+    // the file written: the receiver's line (`p.write_bytes(`) or the `open(` before the write
+    const opened = text.lastIndexOf('open(', w.index);
+    const where = `${lineAt(text, w.index)} ${opened >= 0 && w.index - opened < 300 ? text.slice(opened, w.index) : ''}`;
+    if (NAMED_FILE.test(where)) continue;
     const v = argumentsFrom(text, w.index + w[0].length).trim();
     const constant = PY_CONSTANT_VALUE.test(v) || (/^[A-Za-z_]\w{0,60}$/.test(v) && (defs.get(v) ?? []).length > 0 && (defs.get(v) ?? []).every((d) => PY_CONSTANT_VALUE.test(d.trim())));
     if (constant) return lineAt(text, w.index);
