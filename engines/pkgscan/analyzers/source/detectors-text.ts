@@ -518,7 +518,8 @@ export function chmodThenRun({ code, path }: DetectorInput): DetectorHit[] {
     if (runs.length > 2000) break;
   }
   for (const c of chmods) {
-    const words = [...targetWords(c.target, code), ...returnedTo(code, c.offset, c.target)];
+    const own = targetWords(c.target, code);
+    const words = [...own, ...returnedTo(code, c.offset, c.target)];
     if (words.length === 0) continue;
     // the chmod's own command (`execSync('chmod +x ' + dest)`) does not run the file
     // (JavaScript) a parameter of the function around the chmod (a downloader's `binPath`) is started only inside that
@@ -533,7 +534,10 @@ export function chmodThenRun({ code, path }: DetectorInput): DetectorHit[] {
       const range = ranges.get(w);
       return range === null || range === undefined || (range[0] <= r.start && r.start < range[1]);
     };
-    const started = runs.some((r) => !(r.start <= c.offset && c.offset < r.end) && !NOT_A_START.test(r.text) && words.some((w) => (/^[A-Za-z_$][\w$]*$/.test(w) ? new RegExp(`(?<!\\w)${w.replace(/\$/g, '\\$')}(?![\\w$])`).test(r.text) && within(w, r) : r.text.includes(w))));
+    // (Python) a name given another path between the chmod and the start (`exe = os.path.join(sys.prefix, ...)`) is
+    // another file by the time it is started
+    const reassigned = (w: string, r: { start: number }): boolean => languageOf(path) === 'python' && own.includes(w) && r.start > c.end && code.slice(c.end, r.start).split('\n').some((line) => line.trimStart().startsWith(w) && /^=(?!=)/.test(line.trimStart().slice(w.length).trimStart()));
+    const started = runs.some((r) => !(r.start <= c.offset && c.offset < r.end) && !NOT_A_START.test(r.text) && words.some((w) => (/^[A-Za-z_$][\w$]*$/.test(w) ? new RegExp(`(?<!\\w)${w.replace(/\$/g, '\\$')}(?![\\w$])`).test(r.text) && within(w, r) && !reassigned(w, r) : r.text.includes(w))));
     if (started) hits.push({ offset: c.offset, text: c.text });
   }
   return hits;
