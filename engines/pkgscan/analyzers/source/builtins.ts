@@ -2,7 +2,8 @@
 // `_g = globals()["__builtins__"]` (or `vars(builtins)`, `__import__("builtins").__dict__`) and call
 // `_g["exec"](...)`, or take `_i = _g["__import__"]` and call `_i("zlib")`. The rules and detectors are written against
 // `__builtins__["exec"](` and `__import__("zlib")`; these edits let them read such files as if the names were those.
-// Literals glued with `+` are read joined (`_g["ex" + "ec"]`), as glue.ts joins them for the rules.
+// Literals glued with `+` are read joined (`_g["ex" + "ec"]`), as glue.ts joins them for the rules. Modules imported
+// under another name (`import subprocess as _sp`) are written under their own the same way (moduleAliasEdits).
 import type { Edit } from './aliases.js';
 import { foldGluedLiterals } from './glue.js';
 

@@ -43,7 +43,7 @@ interface Unit {
   readonly glued?: boolean;
   /** The file with Node's modules under their own names (aliases.ts): rules' patterns only, no detectors or decoding. */
   readonly aliased?: boolean;
-  /** The file with its string tables read back (tables.ts), Python's builtins under their own names, encoded literals decoded in place. */
+  /** The file's second reading (tabledHits): string tables read back, Python's builtins and modules under their own names, encoded literals decoded in place, argument lists as command lines. */
   readonly tabled?: boolean;
   /** Where the unit's text starts in its file (a window of lines). */
   readonly offsetBase?: number;
@@ -151,10 +151,11 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
 }
 
 /**
- * The rules over the file with its string tables read back (`c[_0x2a(19)](d)` read as `c.spawn(d)`), Python's builtins
- * table under the names it is given read as `__builtins__` (builtins.ts), and its encoded
- * literals written as the addresses and commands they decode to (decodedLiteralEdits): the hits at a rule and line
- * the file as written did not give, at the file's offsets.
+ * The rules over the file's second reading: its string tables read back (`c[_0x2a(19)](d)` read as `c.spawn(d)`),
+ * Python's builtins table and modules under the names the file gives them read under their own (builtins.ts), its
+ * encoded literals written as the addresses and commands they decode to (decodedLiteralEdits), and argument lists of
+ * programs written as the command lines they make (argv.ts): the hits at a rule and line the file as written did not
+ * give, at the file's offsets.
  */
 function tabledHits(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, declared: ReadonlySet<string>, depth: number, found: readonly RuleHit[]): RuleHit[] {
   const js = unit.language === 'javascript';
