@@ -38,6 +38,7 @@ export function walkHarm(harm: WalkHarm): (input: DetectorInput) => DetectorHit[
 
 // ---------- JavaScript (over the parse)
 
+const MAX_WALKS = 20;
 const JS_WALKER = /^(?:fs\.|fs\.promises\.|fsp\.|promises\.)?readdir(?:Sync)?$|^(?:glob|fg|fastGlob)\.sync$/;
 
 function calleeText(code: string, call: AnyNode): string {
@@ -79,9 +80,12 @@ function jsWalks(code: string, ast: acorn.Node, harm: WalkHarm): DetectorHit[] {
     return out;
   };
   const hits: DetectorHit[] = [];
+  // a bundle lists folders in many places: the first walks are read (each reads its function and helpers)
+  let walks = 0;
   walk.ancestor(ast, {
     CallExpression(n: acorn.Node, _s: unknown, ancestors: acorn.Node[]) {
-      if (hits.length > 0 || !JS_WALKER.test(calleeText(code, node(n)))) return;
+      if (hits.length > 0 || walks >= MAX_WALKS || !JS_WALKER.test(calleeText(code, node(n)))) return;
+      walks++;
       // a walk in a function (a wiper recurses); a build script's walk at its top level writes its outputs
       const fn = [...ancestors].reverse().find((x) => /Function/.test(x.type));
       if (fn === undefined) return;
