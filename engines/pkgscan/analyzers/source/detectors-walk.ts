@@ -164,7 +164,10 @@ function pyBlock(code: string, start: number, indent: number): string {
 function pyWalks(code: string, harm: WalkHarm): DetectorHit[] {
   const defs = new Map<string, string[]>();
   for (const m of code.matchAll(/^[ \t]*([A-Za-z_]\w{0,60})[ \t]*=(?!=)[ \t]*([^\n]{1,300})$/gm)) defs.set(m[1]!, [...(defs.get(m[1]!) ?? []), m[2]!]);
-  const functions = [...code.matchAll(PY_DEF)].map((m) => ({ name: m[2]!, at: m.index, body: pyBlock(code, m.index, m[1]!.length) }));
+  // the file's functions, read once a loop lists a folder
+  let listed: { name: string; at: number; body: string }[] | null = null;
+  const fns = (): { name: string; at: number; body: string }[] => (listed ??= [...code.matchAll(PY_DEF)].slice(0, 2000).map((m) => ({ name: m[2]!, at: m.index, body: pyBlock(code, m.index, m[1]!.length) })));
+  let walks = 0;
   for (const m of code.matchAll(PY_FOR)) {
     const eol = code.indexOf('\n', m.index);
     const header = code.slice(m.index, eol < 0 ? code.length : eol);
@@ -172,10 +175,11 @@ function pyWalks(code: string, harm: WalkHarm): DetectorHit[] {
     if (inAt < 0) continue;
     const iterable = header.slice(inAt + 4).trim();
     const walker = PY_WALKER.exec(iterable);
-    if (walker === null) continue;
+    if (walker === null || ++walks > MAX_WALKS) continue;
     const body = pyBlock(code, m.index, m[1]!.length);
     // the helpers the loop calls (`_wipe_one(p)`)
     const called = new Set([...body.matchAll(PY_CALL)].map((c) => c[1]!));
+    const functions = fns();
     const helpers = functions.filter((f) => called.has(f.name) && f.at !== m.index);
     const text = [body, ...helpers.map((h) => h.body)].join('\n');
     const found = pyHarm(text, harm, defs);
