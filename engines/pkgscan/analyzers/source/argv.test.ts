@@ -15,7 +15,9 @@ describe('argument lists read as command lines', () => {
   it('leaves lists that do not start with a program, and a lone program', () => {
     expect(argvEdits('x = ["alpha", "beta"]', 'python')).toEqual([]);
     expect(argvEdits('subprocess.run(["git"], cwd=d)', 'python')).toEqual([]);
-    expect(argvEdits('names = ["curl", "wget"] + extra', 'python')).toHaveLength(1);
+    // a list of program names in a file that starts no process
+    expect(argvEdits('names = ["curl", "wget"] + extra', 'python')).toEqual([]);
+    expect(argvEdits('names = ["curl", "wget"]\nsubprocess.run(names)', 'python')).toHaveLength(1);
   });
 });
 

@@ -7,10 +7,12 @@ import { stringLiterals } from './glue.js';
 /** Programs whose command lines the rules read (a path before the name, or `.exe` after it, allowed). */
 const PROGRAM = /^(?:[\w.:\\/-]{0,80}[\\/])?(?:curl|wget|security|osascript|ditto|xattr|launchctl|codesign|spctl|chflags|tccutil|defaults|PlistBuddy|dscl|sh|bash|zsh|nohup|powershell|pwsh|cmd|reg|schtasks|sc|net|netsh|systemctl|crontab|sqlite3|scp|rsync|nc|ncat|base64|openssl|certutil|bitsadmin|mshta|rundll32|regsvr32|wmic|taskkill|kubectl|aws|gcloud|az|git|docker|sudo|killall|pkill|open|screencapture|networksetup|profiles|python3?|node|perl|ruby)(?:\.exe)?$/i;
 const MAX_EDITS = 200;
+const PROCESS_CALL = /\b(?:subprocess|Popen|spawn\w*|exec\w*|execFile\w*|check_output|check_call|getoutput|system|popen|run)\s*\(|\bsubprocess\b/;
 
 /** The edits that write each argument list of a program's literals as one literal, quoted as the first was. */
 export function argvEdits(code: string, language: 'javascript' | 'python'): Edit[] {
-  if (!/['"`]\s*,\s*['"`]/.test(code)) return [];
+  // only files that start processes hand argument lists to them
+  if (!PROCESS_CALL.test(code) || !/['"`]\s*,\s*['"`]/.test(code)) return [];
   const lits = stringLiterals(code, language);
   const edits: Edit[] = [];
   for (let i = 0; i < lits.length && edits.length < MAX_EDITS; i++) {
