@@ -10,6 +10,7 @@
 // a Keras model's Lambda layers (the strings of their marshalled bytecode).
 
 import { memorySource, ZipArchive } from '../../../core/archive/zipfile.js';
+import type { Edit } from './aliases.js';
 
 /** One hidden text and the offset of the literal that holds it. */
 export interface DecodedText {
@@ -360,8 +361,8 @@ const INLINE_WORTHY = /:\/\/|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b(?:curl|wget|powershe
  * view of the file the rules read again, so a condition met by the decoded value and one met by the code around it
  * meet in one file.
  */
-export function decodedLiteralEdits(code: string): { at: number; end: number; text: string }[] {
-  const out: { at: number; end: number; text: string }[] = [];
+export function decodedLiteralEdits(code: string): Edit[] {
+  const out: Edit[] = [];
   const take = (re: RegExp, decode: (body: string) => string): void => {
     for (const m of code.matchAll(re)) {
       if (out.length >= MAX_DECODED_PER_FILE) return;

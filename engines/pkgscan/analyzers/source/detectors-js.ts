@@ -4,10 +4,10 @@ import type * as acorn from 'acorn';
 import * as walk from 'acorn-walk';
 import type { DetectorHit, DetectorInput } from './detectors.js';
 
-type AnyNode = acorn.Node & Record<string, unknown>;
+export type AnyNode = acorn.Node & Record<string, unknown>;
 
 /** acorn's node types as a plain record, for reading fields by name. */
-function node(n: acorn.Node): AnyNode {
+export function node(n: acorn.Node): AnyNode {
   return n as unknown as AnyNode;
 }
 

@@ -4,12 +4,9 @@
 // folder. A formatter writes each file's own new text; a secure-delete tool walks the folder its user names.
 import type * as acorn from 'acorn';
 import * as walk from 'acorn-walk';
-import { withDefinitions } from './detectors-js.js';
+import { node, withDefinitions, type AnyNode } from './detectors-js.js';
 import type { DetectorHit, DetectorInput } from './detectors.js';
 import { languageOf } from './text.js';
-
-type AnyNode = acorn.Node & Record<string, unknown>;
-const node = (n: acorn.Node): AnyNode => n as AnyNode;
 
 /** The folders whose walk with a destructive write is a wipe. */
 const ROOT = /\bhomedir\s*\(|\bexpanduser\s*\(\s*[rbuf]?['"]~|\bPath\s*\.\s*home\s*\(|\b(?:HOME|USERPROFILE)\b|['"`/\\](?:Desktop|Documents|Pictures|Downloads|OneDrive)\b|\bgetcwd\s*\(|\bPath\s*\.\s*cwd\s*\(|\bprocess\s*\.\s*cwd\s*\(|\bINIT_CWD\b|['"`]\.\.[/\\]\.\.|['"`]\.git['"`/\\]|['"`]objects['"`]|['"`/\\]\.ssh\b/;
