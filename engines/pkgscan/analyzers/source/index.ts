@@ -6,7 +6,7 @@ import { buildChains, LINKED_FLOW, type ChainInput } from '../chains.js';
 import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
 import { aliasedView, rewrittenView, type AliasedView } from './aliases.js';
-import { assembledAddresses } from './assembled.js';
+import { assembledAddresses, xoredLiterals } from './assembled.js';
 import { argvEdits } from './argv.js';
 import { builtinsAliasEdits, moduleAliasEdits } from './builtins.js';
 import { decodedLiteralEdits, decodedTexts, lambdaInData, pickleInData } from './decoded.js';
@@ -56,7 +56,7 @@ const LOWER: Readonly<Record<Severity, Severity>> = { info: 'info', low: 'info',
 /** The texts hidden in the file's literals (decoded.ts), each read by the rules as part of the file. */
 function decodedUnits(unit: Unit, code: string): Unit[] {
   const lines = new LineIndex(code);
-  return [...decodedTexts(code), ...assembledAddresses(code)].map((d) => ({ file: unit.file, language: unit.language, text: d.text, installTime: unit.installTime, lineBase: unit.lineBase + lines.lineOf(d.offset), auxiliary: unit.auxiliary, decoded: true }));
+  return [...decodedTexts(code), ...assembledAddresses(code), ...(unit.language === 'javascript' || unit.language === 'python' ? xoredLiterals(code, unit.language) : [])].map((d) => ({ file: unit.file, language: unit.language, text: d.text, installTime: unit.installTime, lineBase: unit.lineBase + lines.lineOf(d.offset), auxiliary: unit.auxiliary, decoded: true }));
 }
 
 interface RuleHit {
@@ -145,7 +145,8 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
   if (unit.aliased === true) return out;
   if (depth < 2 && !signal?.aborted) for (const d of decodedUnits(unit, raw)) out.push(...applyRules(d, rules, signal, declared, depth + 1));
   if (unit.decoded !== true && unit.glued !== true && unit.language !== 'shell' && unit.language !== 'data' && !signal?.aborted) out.push(...gluedHits(unit, rules, signal, declared, depth, out));
-  if (unit.decoded !== true && unit.glued !== true && unit.language === 'javascript' && !signal?.aborted) out.push(...aliasedHits(unit, rules, signal, declared, out));
+  // decoded programs bind modules under short names too (`h=require('https')` in a char-code payload)
+  if (unit.glued !== true && unit.language === 'javascript' && !signal?.aborted) out.push(...aliasedHits(unit, rules, signal, declared, out));
   if (unit.decoded !== true && unit.glued !== true && unit.tabled !== true && (unit.language === 'javascript' || unit.language === 'python') && !signal?.aborted) out.push(...tabledHits(unit, rules, signal, declared, depth, out));
   return out;
 }

@@ -111,6 +111,8 @@ export interface StringLiteral {
   readonly bodyStart: number;
   readonly bodyEnd: number;
   readonly prefix: string;
+  /** Python: how many brackets are open around it (adjacent literals inside brackets join across line breaks). */
+  readonly depth?: number;
 }
 
 /**
@@ -145,7 +147,7 @@ export function scanPython(text: string): { comments: [number, number][]; litera
       }
       let k = i + 1;
       while (k < n && text[k] !== c && text[k] !== '\n') k += text[k] === '\\' ? 2 : 1;
-      if (k < n && text[k] === c) literals.push({ start: p, end: k + 1, quote: c, bodyStart: i + 1, bodyEnd: k, prefix: text.slice(p, i).toLowerCase() });
+      if (k < n && text[k] === c) literals.push({ start: p, end: k + 1, quote: c, bodyStart: i + 1, bodyEnd: k, prefix: text.slice(p, i).toLowerCase(), depth });
       i = k + 1;
     } else {
       if (c === '(' || c === '[' || c === '{') depth++;
