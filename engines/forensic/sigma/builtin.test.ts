@@ -740,6 +740,22 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(sysmon1(6, PS, 'powershell.exe -File C:\\Scripts\\inventory.ps1', { ParentImage: 'C:\\Windows\\CCM\\CcmExec.exe' }))).not.toContain(SCCM);
   });
 
+  it('infostealers: browser and wallet stores copied out of their profiles, Mozilla crypto libraries dropped in ProgramData; browsers and Mozilla installs are not', () => {
+    const COPY = 'Browser Or Wallet Credential Store Copied Out Of Its Profile (Sysmon 11)';
+    const file = (t: number, image: string, target: string): Ev => sysmon(t, 11, { Image: image, TargetFilename: target, User: 'CORP\\bob' });
+    const PYW = 'C:\\Users\\bob\\AppData\\Local\\Programs\\PyRuntime\\pythonw.exe';
+    expect(hits([file(1, PYW, 'C:\\Users\\bob\\AppData\\Local\\Temp\\hx91\\Browsers\\Chrome\\Default\\Login Data')]).get(COPY)).toEqual({ level: 'high', tactics: ['credential-access', 'collection'] });
+    expect(titlesOf(file(2, PYW, 'C:\\Users\\bob\\AppData\\Local\\Temp\\hx91\\Wallets\\Exodus\\exodus.wallet\\seed.seco'))).toContain(COPY);
+    const CHROME = 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe';
+    expect(titlesOf(file(3, CHROME, 'C:\\Users\\bob\\AppData\\Local\\Google\\Chrome\\User Data\\Default\\Login Data'))).not.toContain(COPY);
+    expect(titlesOf(file(4, 'C:\\Program Files\\Backup\\agent.exe', 'C:\\Users\\bob\\AppData\\Local\\Google\\Chrome\\User Data\\Default\\Cookies'))).not.toContain(COPY);
+    const NSS = 'Mozilla Crypto Libraries Dropped Outside A Mozilla Install (Sysmon 11)';
+    const SETUP = 'C:\\Users\\bob\\Downloads\\Setup.exe';
+    expect(hits([file(5, SETUP, 'C:\\ProgramData\\nss3.dll')]).get(NSS)).toEqual({ level: 'high', tactics: ['credential-access'] });
+    expect(titlesOf(file(6, SETUP, 'C:\\Users\\bob\\AppData\\Local\\Mozilla Firefox\\nss3.dll'))).not.toContain(NSS);
+    expect(titlesOf(file(7, SETUP, 'C:\\Program Files\\Vendor\\mozglue.dll'))).not.toContain(NSS);
+  });
+
   it('injection and LSASS from code outside any module, elevated COM objects, LSASS as a parent; near misses are not', () => {
     const S32 = 'C:\\Windows\\System32\\';
     const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
