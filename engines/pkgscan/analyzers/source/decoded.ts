@@ -24,7 +24,7 @@ const ESCAPED_LITERAL = /(['"`])((?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){8,})\1/
 /** Twelve or more numbers in brackets, each two or three digits: character codes when they decode to readable text. */
 const CHAR_CODES = /[[(]\s*\d{2,3}(?:\s*,\s*\d{2,3}){11,}\s*(?:,\s*)?[\])]/g;
 /** The same with one-digit numbers too: a list shifted by the file's own shift (`'(' ^ 0x2a` is 2). */
-const SHIFTED_CODES = /[[(]\s*\d{1,3}(?:\s*,\s*\d{1,3}){11,}\s*(?:,\s*)?[\])]/g;
+const SHIFTED_CODES = /[[(]\s*\d{1,3}(?:\s*,\s*\d{1,3}(?!\d)){11,}\s*(?:,\s*)?[\])]/g;
 /**
  * A character code shifted by a constant as it is turned into a character: `chr(c - 7)`, `fromCharCode(x ^ 0x2a)`, a
  * name the file gives a number (`def unpack(t, k=3): ... chr(c - k)`), the

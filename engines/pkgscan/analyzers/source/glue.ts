@@ -160,13 +160,13 @@ function pyGlues(gap: string, blobs: boolean): boolean {
   return plus === 1 || (plus === 0 && (!bareBreak || blobs));
 }
 
-/** A literal's body with no white space in it, at least this long: a piece of an encoded blob, not of a sentence. */
-const BLOB_PIECE = /^[^\s]{16,}$/;
+/** A literal's body in base64's or hex's alphabet, at least this long: a piece of an encoded blob, not of a sentence or an address. */
+const BLOB_PIECE = /^[A-Za-z0-9+/=_-]{16,}$/;
 
 /**
  * Two Python literals inside the same brackets, each a piece of a blob: Python joins adjacent literals across line
  * breaks inside brackets, and encoded payloads are written as a column of such pieces (`("JABQ..." <newline> "bAB5...")`).
- * Sentences split over lines (messages, help texts) are left as written: their pieces hold spaces.
+ * Sentences and addresses split over lines (messages, help texts, a release URL) are left as written.
  */
 function blobPieces(text: string, a: Literal, b: Literal): boolean {
   return a.depth !== undefined && a.depth > 0 && a.depth === b.depth && BLOB_PIECE.test(text.slice(a.bodyStart, a.bodyEnd)) && BLOB_PIECE.test(text.slice(b.bodyStart, b.bodyEnd));

