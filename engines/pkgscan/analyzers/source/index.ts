@@ -10,7 +10,7 @@ import { assembledAddresses, xoredLiterals } from './assembled.js';
 import { runsAtImport, usesAtImport } from './import-time.js';
 import { argvEdits } from './argv.js';
 import { builtinsAliasEdits, moduleAliasEdits } from './builtins.js';
-import { decodedLiteralEdits, decodedTexts, lambdaInData, pickleInData } from './decoded.js';
+import { decodedLiteralEdits, decodedNameEdits, decodedTexts, lambdaInData, pickleInData } from './decoded.js';
 import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
 import { foldGluedLiterals } from './glue.js';
 import { directImports, importTimeFiles, installTimeFiles, loadedAsideFiles, MAKEFILE, npmHooks, prepareTargets, type HookCommand } from './hooks.js';
@@ -205,7 +205,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
  */
 function tabledHits(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, declared: ReadonlySet<string>, depth: number, found: readonly RuleHit[]): RuleHit[] {
   const js = unit.language === 'javascript';
-  const edits = [...(js ? stringTableEdits(unit.text) : [...builtinsAliasEdits(unit.text), ...moduleAliasEdits(unit.text)]), ...decodedLiteralEdits(unit.text), ...argvEdits(unit.text, js ? 'javascript' : 'python')];
+  const edits = [...(js ? stringTableEdits(unit.text) : [...builtinsAliasEdits(unit.text), ...moduleAliasEdits(unit.text), ...decodedNameEdits(unit.text)]), ...decodedLiteralEdits(unit.text), ...argvEdits(unit.text, js ? 'javascript' : 'python')];
   if (edits.length === 0) return [];
   // then the module aliases the read-back text shows (`o.platform()` once `o[_0x2a(10)]()` is read back), in the same
   // view, so the detectors (which the aliased view does not run) read both
