@@ -5,7 +5,7 @@
 // with a key the file holds. Code that talks to its own service writes the address out; one put together from fragments is
 // kept from a reader's eye and from a grep for hosts. Only texts that read as an address (a URL, a host name under a
 // known top-level domain, a public IPv4 address) are returned, for the rules to read as decoded data.
-import { isName, readable, reversed, type DecodedText } from './decoded.js';
+import { isName, nameUses, readable, reversed, type DecodedText } from './decoded.js';
 import { foldGluedLiterals } from './glue.js';
 
 /** Two to sixty-four pieces in brackets or parentheses, each a one-line string without escapes or a whole number. */
@@ -217,9 +217,8 @@ const COPY_AFTER = /^(?:\.encode\s*\([^)\n]{0,20}\)|\s*[,);\n]|$)/;
 /** The names the file copies a key into (at most 5), with where each copy is made. */
 function keyCopies(code: string, name: string, from: number): { name: string; at: number }[] {
   const out: { name: string; at: number }[] = [];
-  const end = Math.min(code.length, from + 20_000);
-  for (let i = code.indexOf(name, from); i !== -1 && i < end && out.length < 5; i = code.indexOf(name, i + name.length)) {
-    if (isName(code[i - 1]) || code[i - 1] === '.' || isName(code[i + name.length])) continue;
+  for (const i of nameUses(code, name, from, from + 20_000)) {
+    if (out.length >= 5) break;
     const before = COPY_BEFORE.exec(code.slice(Math.max(0, i - 60), i));
     if (before === null || !COPY_AFTER.test(code.slice(i + name.length, i + name.length + 30))) continue;
     out.push({ name: before[1]!, at: i + name.length });
@@ -246,7 +245,7 @@ function xorKeys(code: string): number[][] {
   return keys;
 }
 
-/** Hex and base64 literals of at least 12 bytes (as decoded.ts reads them). */
+/** Single- or double-quoted hex and base64 literals of at least 12 bytes. */
 const HEX_BLOB = /(['"])((?:[0-9a-fA-F]{2}){12,})\1/g;
 const B64_BLOB = /(['"])([A-Za-z0-9+/]{16,}={0,2})\1/g;
 

@@ -36,6 +36,13 @@ const CHAR_SHIFT = /\b(?:chr|fromCharCode)\s*\(\s*(?:ord\(\s*[\w$]{1,30}\s*\)|[\
 const CODE_WORDS = /:\/\/|\b(?:import|require|exec|eval|system|popen|spawn|subprocess|curl|wget|powershell|socket|base64)\b/;
 /** A JavaScript or Python name character (`$` too). */
 export const isName = (c: string | undefined): boolean => c !== undefined && /[\w$]/.test(c);
+
+/** Where `name` stands in `code` as a name of its own between `from` and `end`: not part of a longer name, not a member (`x.name`). */
+export function* nameUses(code: string, name: string, from = 0, end = code.length): Generator<number> {
+  for (let i = code.indexOf(name, from); i !== -1 && i < end; i = code.indexOf(name, i + name.length)) {
+    if (!isName(code[i - 1]) && code[i - 1] !== '.' && !isName(code[i + name.length])) yield i;
+  }
+}
 /** A printable ASCII character, a tab or a line break. */
 const printable = (c: number): boolean => (c >= 32 && c < 127) || c === 9 || c === 10 || c === 13;
 /**
@@ -398,8 +405,8 @@ export function decodedNameEdits(code: string): Edit[] {
   for (const m of code.matchAll(DECODED_BINDING)) {
     if (++bindings > MAX_BINDINGS) break;
     const [name, call] = [m[1] ?? '', m[2] ?? ''];
-    for (let i = code.indexOf(name, m.index + m[0].length); i !== -1 && out.length < MAX_DECODED_PER_FILE; i = code.indexOf(name, i + name.length)) {
-      if (isName(code[i - 1]) || code[i - 1] === '.' || isName(code[i + name.length])) continue;
+    for (const i of nameUses(code, name, m.index + m[0].length)) {
+      if (out.length >= MAX_DECODED_PER_FILE) break;
       const before = code.slice(Math.max(0, i - 2), i).trimEnd();
       const after = code.slice(i + name.length, i + name.length + 2).trimStart();
       if (!/[(,=]$/.test(before) || after.startsWith('=') || after.startsWith('.')) continue;
@@ -415,8 +422,7 @@ const NUMBER_GIVEN = /\s*=\s*(0x[0-9a-fA-F]{1,2}|\d{1,3})(?![\w.])/y;
 /** A shift's amount: the number written, or the first number the file gives the name (null when it gives none). */
 function shiftValue(code: string, amount: string): number | null {
   if (/^(?:0x[0-9a-fA-F]+|\d+)$/.test(amount)) return Number(amount);
-  for (let i = code.indexOf(amount); i !== -1; i = code.indexOf(amount, i + amount.length)) {
-    if (isName(code[i - 1]) || code[i - 1] === '.' || isName(code[i + amount.length])) continue;
+  for (const i of nameUses(code, amount)) {
     NUMBER_GIVEN.lastIndex = i + amount.length;
     const m = NUMBER_GIVEN.exec(code);
     if (m !== null) return Number(m[1]);

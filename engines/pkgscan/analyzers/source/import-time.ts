@@ -2,6 +2,7 @@
 // whose severity rises for code that runs on import ask this per match, so a module-level constant or a function body
 // that runs only when the package's user calls it is not read as running on import. The reading is conservative:
 // whatever it cannot follow (unbalanced brackets, minified lines, very large files, long chains of calls) runs.
+import { isName } from './decoded.js';
 
 /** Files larger than this are not read: all of them runs on import. */
 const MAX_TEXT = 2 * 1024 * 1024;
@@ -96,7 +97,6 @@ function emptyScan(code: string, python: boolean): Scan {
   return { code, python, litStart: [], litEnd: [], open: [], close: [], ch: [], parent: [], fns: new Map(), lineStart: [], lineText: [], lineIndent: [], lineParent: [], defs: new Set(), refs: new Map(), runs: new Set() };
 }
 
-const isWord = (c: string | undefined): boolean => c !== undefined && /[\w$]/.test(c);
 const skipBack = (code: string, i: number): number => { while (i >= 0 && /\s/.test(code[i] ?? '')) i--; return i; };
 const skipOn = (code: string, i: number): number => { while (i < code.length && /\s/.test(code[i] ?? '')) i++; return i; };
 
@@ -131,7 +131,7 @@ function regexEnd(code: string, i: number): number {
     else if (c === '\n') return -1;
     else if (inClass) inClass = c !== ']';
     else if (c === '[') inClass = true;
-    else if (c === '/') { while (isWord(code[j + 1])) j++; return j; }
+    else if (c === '/') { while (isName(code[j + 1])) j++; return j; }
   }
   return -1;
 }
@@ -139,9 +139,9 @@ function regexEnd(code: string, i: number): number {
 /** Whether a `/` after the code's character at `prev` starts a regular expression. */
 function regexAllowed(code: string, prev: number): boolean {
   if (prev < 0) return true;
-  if (!isWord(code[prev])) return !')]}\'"`'.includes(code[prev] ?? '');
+  if (!isName(code[prev])) return !')]}\'"`'.includes(code[prev] ?? '');
   let k = prev;
-  while (k > 0 && isWord(code[k - 1])) k--;
+  while (k > 0 && isName(code[k - 1])) k--;
   return BEFORE_REGEX.has(code.slice(k, prev + 1));
 }
 
@@ -205,13 +205,13 @@ function fnName(code: string, prev: number, lastOpen: number, lastClose: number)
   if (code[prev] === '>' && code[prev - 1] === '=') {
     const q = skipBack(code, prev - 2);
     if (q >= 0 && q === lastClose) head = lastOpen;
-    else if (isWord(code[q])) for (head = q; head > 0 && isWord(code[head - 1]); ) head--;
+    else if (isName(code[q])) for (head = q; head > 0 && isName(code[head - 1]); ) head--;
     else return anonymous;
   } else if (prev >= 0 && prev === lastClose) {
     const before = code.slice(Math.max(0, lastOpen - 60), lastOpen);
     const base = lastOpen - before.length;
     const f = before.includes('function') && /(?<![\w$])function\s*(?:\*\s*)?([A-Za-z_$][\w$]*)?\s*$/.exec(before);
-    if (f && !isWord(f[0][8])) {
+    if (f && !isName(f[0][8])) {
       head = base + f.index;
       if (f[1]) declared = { name: IMPLICIT.has(f[1]) ? null : f[1], at: base + f.index + f[0].lastIndexOf(f[1]), declared: true };
     } else {
@@ -261,7 +261,7 @@ function scanPython(code: string): Scan | null {
     else if (c === '"' || c === "'") {
       let from = i;
       while (from > 0 && /[rRbBuUfF]/.test(code[from - 1] ?? '') && i - from < 2) from--;
-      if (isWord(code[from - 1])) from = i;
+      if (isName(code[from - 1])) from = i;
       const end = quoteEnd(code, i, code.startsWith(c.repeat(3), i) ? c.repeat(3) : c);
       if (end < 0) return null;
       // an f-string's fields are code: its names count as references
@@ -324,7 +324,7 @@ function references(s: Scan, name: string): number[] | null {
   if (refs !== undefined) return refs;
   refs = [];
   for (let i = s.code.indexOf(name); i !== -1; i = s.code.indexOf(name, i + name.length)) {
-    if (isWord(s.code[i - 1]) || isWord(s.code[i + name.length])) continue;
+    if (isName(s.code[i - 1]) || isName(s.code[i + name.length])) continue;
     const k = lastAtMost(s.litStart, i);
     if (k >= 0 && (s.litEnd[k] ?? 0) >= i) continue;
     if (refs.push(i) > MAX_REFS) { refs = null; break; }
