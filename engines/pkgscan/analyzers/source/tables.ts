@@ -2,8 +2,10 @@
 // accessor (`var _0x1f = ['spawn', 'tmpdir', ...]; var _0x2a = function (n) { n = n - 0x0; return _0x1f[n]; };` then
 // `c[_0x2a(19)](d)`), so no rule sees `spawn`, a host or a path. This view writes each call of such an accessor (and
 // each direct `_0x1f[3]`) as the string it returns, `x[_0x2a(19)]` as `x.spawn`; where the obfuscator rotates the
-// table with its push/shift loop by a fixed count, the table is rotated the same way. Nothing is run: a table read
-// through a decoder (base64 or RC4 in the accessor) or rotated until a checksum matches is left as written.
+// table with its push/shift loop by a fixed count, the table is rotated the same way; an accessor that base64-decodes
+// its entry (perhaps turned round first) is read with the table decoded. Nothing is run: a table read through a
+// decoder of the accessor's own (obfuscator.io's base64 and RC4 loops) or rotated until a checksum matches is left as
+// written.
 // Line breaks are kept (strings are written as JSON literals), so the rules' line numbers stay true.
 import type { Edit } from './aliases.js';
 
@@ -23,8 +25,39 @@ const ARROW = /(?<![\w$.])([A-Za-z_$][\w$]{0,40})\s*=\s*(?:\(\s*)?([A-Za-z_$][\w
 const CALL = /(?<![\w$.])([A-Za-z_$][\w$]{0,40})\s*\(\s*(0x[0-9a-fA-F]{1,8}|\d{1,9})\s*(?:,\s*(?:'[^'\n]{0,40}'|"[^"\n]{0,40}")\s*)?\)/g;
 /** A table indexed by a whole number. */
 const INDEX = /(?<![\w$.])([A-Za-z_$][\w$]{0,40})\s*\[\s*(0x[0-9a-fA-F]{1,8}|\d{1,9})\s*\]/g;
-/** An accessor that decodes what it reads is not read back. */
+/** An accessor that decodes what it reads: read back only when it is base64, perhaps of the entry turned round. */
 const DECODING = /\batob\b|charCodeAt|fromCharCode|decodeURIComponent|base64|%\s*0x100|\^/;
+/** Decoding done in a loop of the accessor's own (obfuscator.io's base64 and RC4): only running it tells. */
+const CUSTOM_DECODING = /charCodeAt|fromCharCode|%\s*0x100|\^|\bfor\b|\bwhile\b/;
+const BASE64_ENTRY = /^[A-Za-z0-9+/]*={0,2}$/;
+/** Text a string table holds: no control characters but white space, no replacement characters from bytes that were not UTF-8. */
+function isText(t: string): boolean {
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c < 9 || (c > 13 && c < 32) || c === 0xfffd) return false;
+  }
+  return true;
+}
+
+/**
+ * The table as an accessor returns its entries: as written, base64-decoded (`atob(t[n])`,
+ * `Buffer.from(t[n], 'base64')`), or turned round and then decoded (`t[n].split('').reverse().join('')`); null when
+ * the accessor decodes some other way or an entry does not decode to text.
+ */
+function decodedTable(body: string, table: readonly string[]): readonly string[] | null {
+  if (!DECODING.test(body)) return table;
+  if (CUSTOM_DECODING.test(body) || !/\batob\b|base64/.test(body)) return null;
+  const reverse = /\.reverse\s*\(/.test(body);
+  const out: string[] = [];
+  for (const entry of table) {
+    const b64 = reverse ? [...entry].reverse().join('') : entry;
+    if (!BASE64_ENTRY.test(b64) || b64.length % 4 === 1) return null;
+    const text = Buffer.from(b64, 'base64').toString('utf8');
+    if (!isText(text)) return null;
+    out.push(text);
+  }
+  return out;
+}
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 const num = (s: string): number => (s.startsWith('0x') || s.startsWith('0X') ? Number.parseInt(s.slice(2), 16) : Number.parseInt(s, 10));
@@ -142,10 +175,11 @@ export function stringTableEdits(code: string): Edit[] {
     const name = m[1] ?? m[2] ?? '';
     const param = m[3] ?? '';
     const body = m[4] ?? '';
-    if (DECODING.test(body)) continue;
     for (const [tname, table] of tables) {
       const offset = readOffset(body, tname, param);
-      if (offset !== null) accessors.set(name, { table, offset });
+      if (offset === null) continue;
+      const read = decodedTable(body, table);
+      if (read !== null) accessors.set(name, { table: read, offset });
     }
   }
   for (const m of code.matchAll(ARROW)) {
@@ -168,6 +202,50 @@ export function stringTableEdits(code: string): Edit[] {
     if (edits.length >= MAX_EDITS) break;
     const value = tables.get(m[1] ?? '')?.[num(m[2] ?? '0')];
     if (value !== undefined) write(m.index, m.index + m[0].length, value);
+  }
+  return edits;
+}
+
+/**
+ * A decoding helper: a function of one parameter that returns it base64- or hex-decoded, perhaps turned round first
+ * (`function e(r) { return Buffer.from(r, 'hex').toString(); }`, `const d = (s) => atob(s)`).
+ */
+const HELPER = /(?:\bfunction\s+([A-Za-z_$][\w$]{0,40})\s*\(\s*([A-Za-z_$][\w$]{0,40})\s*\)\s*\{\s*return\s+([^{};]{1,200});?\s*\}|(?<![\w$.])([A-Za-z_$][\w$]{0,40})\s*=\s*(?:\(\s*([A-Za-z_$][\w$]{0,40})\s*\)|([A-Za-z_$][\w$]{0,40}))\s*=>\s*([^{};\n]{1,200}))/g;
+/** The helper's body, its parameter written `P`: what it may do besides decoding (turn round, take the text). */
+const HELPER_BODY = /^(?:Buffer\.from\s*\(\s*P(?:\.split\(\s*(['"])\1\s*\)\.reverse\(\s*\)\.join\(\s*(['"])\2\s*\))?\s*,\s*(['"])(hex|base64)\3\s*\)\s*\.toString\s*\(\s*(?:(['"])(?:utf-?8|binary|latin1)\5\s*)?\)|(?:decodeURIComponent\s*\(\s*escape\s*\(\s*)?atob\s*\(\s*P(?:\.split\(\s*(['"])\6\s*\)\.reverse\(\s*\)\.join\(\s*(['"])\7\s*\))?\s*\)(?:\s*\)\s*\))?)\s*$/;
+/** A name standing on its own in a helper's body (its parameter is written `P` before the body is read). */
+const NAME_IN_BODY = /(?<![\w$.])[A-Za-z_$][\w$]*/g;
+/** A call of a helper with one literal. */
+const LITERAL_CALL = /(?<![\w$.])([A-Za-z_$][\w$]{0,40})\s*\(\s*(?:'([^'\\\n]{1,2000})'|"([^"\\\n]{1,2000})")\s*\)/g;
+
+/** The edits that write each call of a decoding helper with a literal as the text it returns. */
+export function decoderHelperEdits(code: string): Edit[] {
+  if (code.length > MAX_TEXT || !/Buffer\.from|atob/.test(code)) return [];
+  const helpers = new Map<string, { hex: boolean; reverse: boolean }>();
+  for (const m of code.matchAll(HELPER)) {
+    const name = m[1] ?? m[4] ?? '';
+    const param = m[2] ?? m[5] ?? m[6] ?? '';
+    const body = (m[3] ?? m[7] ?? '').trim().replace(NAME_IN_BODY, (w) => (w === param ? 'P' : w));
+    const read = HELPER_BODY.exec(body);
+    if (read === null) continue;
+    helpers.set(name, { hex: read[4] === 'hex', reverse: /\.reverse/.test(body) });
+    if (helpers.size >= MAX_TABLES) break;
+  }
+  if (helpers.size === 0) return [];
+  const edits: Edit[] = [];
+  for (const m of code.matchAll(LITERAL_CALL)) {
+    if (edits.length >= MAX_EDITS) break;
+    const h = helpers.get(m[1] ?? '');
+    if (h === undefined) continue;
+    const lit = m[2] ?? m[3] ?? '';
+    const enc = h.reverse ? [...lit].reverse().join('') : lit;
+    if (h.hex ? !/^(?:[0-9a-fA-F]{2})+$/.test(enc) : !BASE64_ENTRY.test(enc) || enc.length % 4 === 1) continue;
+    const text = Buffer.from(enc, h.hex ? 'hex' : 'base64').toString('utf8');
+    if (!isText(text)) continue;
+    const at = m.index;
+    const end = at + m[0].length;
+    if (code.charAt(at - 1) === '[' && code.charAt(end) === ']' && IDENTIFIER.test(text) && /[\w$)\]]/.test(code.charAt(at - 2))) edits.push({ at: at - 1, end: end + 1, text: `.${text}` });
+    else edits.push({ at, end, text: JSON.stringify(text) });
   }
   return edits;
 }
