@@ -1,4 +1,4 @@
-// The metadata analyzer: typosquatting, release zero, empty descriptions, single-file packages, bundled binaries, disposable or deceptive e-mail domains, direct URL dependencies, install hooks, dependency confusion, commands that take an everyday command's name; context for the verdict, medium at most on its own except code fetched over plain HTTP at install and a command that shadows a system one.
+// The metadata analyzer: typosquatting, release zero, empty descriptions, single-file packages, bundled binaries, disposable or deceptive e-mail domains, direct URL dependencies, install hooks, dependency confusion, commands that take an everyday command's name; context for the verdict, medium at most on its own except code fetched over plain HTTP or from a host dressed as GitHub or a registry at install, and a command that shadows a system one.
 import { isRecord } from '../../core/manifests/context.js';
 import { popularNames } from '../../core/popular/index.js';
 import type { PackageRelease, Person } from '../package/types.js';
@@ -7,12 +7,14 @@ import type { Analyzer, AnalyzerContext, AnalyzerOutput, ScanFinding, Severity }
 import type { FindingCategory } from '../../core/contracts/pkgscan.js';
 import { INSTALL_HOOKS } from '../vocabulary.js';
 import { packageJson } from './source/hooks.js';
+import { sourceInCompiledName } from './source/text.js';
+import { lookalikeHostsIn } from './lookalike-hosts.js';
 
 export const METADATA_ANALYZER = 'metadata';
 export const METADATA_ANALYZER_VERSION = '1.1.0';
 
 /** Every finding code this analyzer gives (the policy code registry reads it; a test holds it to what the analyzer emits). */
-export const METADATA_FINDING_CODES = ['bundled_binary', 'deceptive_email_domain', 'declares_install_scripts', 'dependency_confusion', 'direct_url_dependency', 'disposable_email', 'empty_description', 'prebuilt_binary_host', 'release_zero', 'shadows_system_command', 'single_file_package', 'typosquat', 'unusual_version'] as const;
+export const METADATA_FINDING_CODES = ['bundled_binary', 'deceptive_email_domain', 'declares_install_scripts', 'dependency_confusion', 'direct_url_dependency', 'disposable_email', 'empty_description', 'prebuilt_binary_host', 'release_zero', 'shadows_system_command', 'single_file_package', 'source_as_native_module', 'typosquat', 'unusual_version'] as const;
 
 /**
  * Disposable (throw-away) e-mail providers: a small list of the most used ones, enough for context.
@@ -111,6 +113,11 @@ export function analyzeMetadata(release: PackageRelease, ctx: AnalyzerContext): 
   const hasNative = release.files.some((x) => NATIVE_SOURCES.test(x.path));
   let binaries = 0;
   for (const file of release.files) {
+    const source = file.data === undefined ? null : sourceInCompiledName(file.path, file.data);
+    if (source !== null) {
+      out.push(f('source_as_native_module', 'high', `A compiled module's file holds ${source === 'python' ? 'Python' : 'JavaScript'} source (a loader runs it when loading it as a module fails)`, file.path, 'obfuscation', file.path, 'T1036.008'));
+      continue;
+    }
     const kind = magic(file.data);
     const byName = /\.(?:exe|dll|so|dylib|scr|com|msi)$/i.test(file.path);
     if (kind === null && !byName) continue;
@@ -152,6 +159,8 @@ export function analyzeMetadata(release: PackageRelease, ctx: AnalyzerContext): 
   const host = release.ecosystem === 'npm' ? prebuiltBinaryHost(release) : null;
   if (host !== null && (PLAIN_HTTP_ELSEWHERE.test(host) || /^[a-z]+:\/\/\d{1,3}(?:\.\d{1,3}){3}(?:[:/]|$)/i.test(host))) {
     out.push(f('prebuilt_binary_host', 'high', 'Downloads its prebuilt native module at install from a host over plain HTTP or at a bare IP address', host, 'metadata', 'package.json', 'T1195.002'));
+  } else if (host !== null && lookalikeHostsIn(host).length > 0) {
+    out.push(f('prebuilt_binary_host', 'high', `Downloads its prebuilt native module at install from a host dressed as ${lookalikeHostsIn(host)[0]?.imitates ?? 'a code host'}`, host, 'metadata', 'package.json', 'T1195.002'));
   }
 
   const hooks = INSTALL_HOOKS.filter((h) => meta.scripts[h] !== undefined);

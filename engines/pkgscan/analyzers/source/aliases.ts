@@ -63,6 +63,30 @@ function aliasEdits(code: string): Edit[] {
   return uses;
 }
 
+/** `const F = Function;`, `var e = globalThis.eval,`: a code-running global under a name of the file's own. */
+const SINK_BINDING = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]{0,40})\s*=\s*(?:(?:globalThis|global|window|self)\s*\.\s*)?(Function|eval)\s*(?=[;,\n)])/g;
+
+/**
+ * Each call of a code-running global under another name written as the global (`new F("require", body)` read as
+ * `new Function("require", body)`, `e(src)` as `eval(src)`), for the second reading, whose detectors know the
+ * globals by their own names.
+ */
+export function sinkAliasEdits(code: string): Edit[] {
+  if (code.length > MAX_TEXT || !/\b(?:Function|eval)\b/.test(code)) return [];
+  const edits: Edit[] = [];
+  for (const m of code.matchAll(SINK_BINDING)) {
+    const [name, sink] = [m[1] ?? '', m[2] ?? ''];
+    if (name === sink) continue;
+    const declared = m.index + m[0].indexOf(name);
+    for (let i = code.indexOf(name); i !== -1 && edits.length < MAX_ALIASES * 20; i = code.indexOf(name, i + name.length)) {
+      if (i === declared || isName(code[i - 1]) || code[i - 1] === '.' || isName(code[i + name.length])) continue;
+      if (!/^\s*\(/.test(code.slice(i + name.length, i + name.length + 20))) continue;
+      edits.push({ at: i, end: i + name.length, text: sink });
+    }
+  }
+  return edits;
+}
+
 /** A replacement of the file's [at, end) by `text` (no line breaks in it, so lines stay where they were). */
 export interface Edit {
   readonly at: number;

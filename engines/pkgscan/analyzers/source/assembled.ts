@@ -4,7 +4,8 @@
 // a function of the file's own that turns its argument round, character codes turned into text, or byte values XORed
 // with a key the file holds. Code that talks to its own service writes the address out; one put together from fragments is
 // kept from a reader's eye and from a grep for hosts. Only texts that read as an address (a URL, a host name under a
-// known top-level domain, a public IPv4 address) are returned, for the rules to read as decoded data.
+// known top-level domain, a public IPv4 address) are returned, for the rules to read as decoded data, and the command
+// lines that fetch from one, cut into a list's short pieces.
 import { isName, nameUses, readable, reversed, type DecodedText } from './decoded.js';
 import { foldGluedLiterals } from './glue.js';
 
@@ -277,7 +278,10 @@ export function xoredLiterals(text: string, language: 'javascript' | 'python'): 
   return out;
 }
 
-/** The addresses the file assembles from literal lists. */
+/** A command line that fetches from an address (curl, wget, PowerShell's web cmdlets, certutil, bitsadmin). */
+const FETCHING_COMMAND = /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|certutil|bitsadmin)\b[^\n]{0,200}(?:https?|ftp):\/\//i;
+
+/** The addresses the file assembles from literal lists (and the fetching command lines cut into a list's pieces). */
 export function assembledAddresses(code: string): DecodedText[] {
   const out: DecodedText[] = [];
   const seen = new Set<string>();
@@ -293,6 +297,15 @@ export function assembledAddresses(code: string): DecodedText[] {
     const end = m.index + m[0].length;
     const name = assignedName(code, m.index);
     const uses = [useAt(code, m.index, end), ...(name === null ? [] : usesOf(code, name, end))];
+    // a command line cut into short pieces and put back together by slices or by index (`"".join(P[:4]) + P[4]`):
+    // the pieces in their order, read when they make a command that fetches
+    if (pieces.length >= 4 && pieces.every((p) => !p.number && p.text.length <= 24)) {
+      const straight = pieces.map((p) => p.text).join('');
+      if (FETCHING_COMMAND.test(straight) && !seen.has(straight)) {
+        seen.add(straight);
+        out.push({ offset: m.index, text: straight });
+      }
+    }
     for (const r of uses.flatMap(readingsOf)) {
       if (r.chars && !pieces.every((p) => p.number)) continue;
       const texts = pieces.map((p) => (r.chars ? String.fromCharCode(Number(p.text)) : p.text)).map((t) => (r.pieceTurn ? reversed(t) : t));

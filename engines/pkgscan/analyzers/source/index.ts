@@ -5,7 +5,7 @@ import { SEVERITY_RANK as RANK } from '../../vocabulary.js';
 import { buildChains, LINKED_FLOW, type ChainInput } from '../chains.js';
 import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
-import { aliasedView, rewrittenView, type AliasedView } from './aliases.js';
+import { aliasedView, rewrittenView, type AliasedView, sinkAliasEdits } from './aliases.js';
 import { assembledAddresses, xoredLiterals } from './assembled.js';
 import { runsAtImport, usesAtImport } from './import-time.js';
 import { argvEdits } from './argv.js';
@@ -16,7 +16,7 @@ import { foldGluedLiterals } from './glue.js';
 import { directImports, importTimeFiles, installTimeFiles, loadedAsideFiles, MAKEFILE, npmHooks, prepareTargets, type HookCommand } from './hooks.js';
 import { loadRules, type CompiledRule } from './rules.js';
 import { decoderHelperEdits, stringTableEdits } from './tables.js';
-import { boundMatch, languageOf, MAX_SCAN_BYTES, nativeCode, notebookCells, pythonCode, readJs, shebangLanguage, type JsSource, type SourceLanguage } from './text.js';
+import { boundMatch, languageOf, MAX_SCAN_BYTES, nativeCode, notebookCells, pythonCode, readJs, shebangLanguage, sourceInCompiledName, type JsSource, type SourceLanguage } from './text.js';
 
 export const SOURCE_ANALYZER = 'source-rules';
 export const SOURCE_ANALYZER_VERSION = '1.1.0';
@@ -212,7 +212,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
  */
 function tabledHits(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, declared: ReadonlySet<string>, depth: number, found: readonly RuleHit[]): RuleHit[] {
   const js = unit.language === 'javascript';
-  const edits = [...(js ? [...stringTableEdits(unit.text), ...decoderHelperEdits(unit.text)] : [...builtinsAliasEdits(unit.text), ...moduleAliasEdits(unit.text), ...decodedNameEdits(unit.text)]), ...decodedLiteralEdits(unit.text), ...argvEdits(unit.text, js ? 'javascript' : 'python')];
+  const edits = [...(js ? [...stringTableEdits(unit.text), ...decoderHelperEdits(unit.text), ...sinkAliasEdits(unit.text)] : [...builtinsAliasEdits(unit.text), ...moduleAliasEdits(unit.text), ...decodedNameEdits(unit.text)]), ...decodedLiteralEdits(unit.text), ...argvEdits(unit.text, js ? 'javascript' : 'python')];
   if (edits.length === 0) return [];
   // then the module aliases the read-back text shows (`o.platform()` once `o[_0x2a(10)]()` is read back), in the same
   // view, so the detectors (which the aliased view does not run) read both
@@ -317,7 +317,8 @@ function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding
     const language =
       languageOf(f.path) ??
       ((installTime.has(f.path) || (makeAtInstall && f.path.endsWith('.mk'))) && MAKEFILE.test(f.path) ? 'shell' : null) ??
-      shebangLanguage(f.path, decode(f.data.subarray(0, 200)));
+      shebangLanguage(f.path, decode(f.data.subarray(0, 200))) ??
+      sourceInCompiledName(f.path, f.data);
     const pickled = language === null || language === 'pth' ? (pickleInData(f.path, f.data) ?? lambdaInData(f.path, f.data)) : null;
     if (language === null && pickled === null) continue;
     if (f.data.length > MAX_SCAN_BYTES) {

@@ -32,6 +32,8 @@ export const DETECTORS = [
   'lookup_of_data',
   'fetch_pipe_run',
   'sends_secret_file',
+  'lookalike_code_host',
+  'keyed_decrypt_run',
   'npm_hook_ordinary',
   'npm_hook_code',
   'npm_hook_shell',

@@ -41,6 +41,31 @@ export function languageOf(filePath: string): SourceLanguage | null {
   return null;
 }
 
+/** A compiled module's name: a Node addon, a Python extension module, a shared library. */
+const COMPILED_MODULE = /\.(?:node|pyd|so(?:\.\d{1,4}){0,3}|dylib|dll)$/i;
+/** Text a compiled module's name may honestly hold: a GNU linker script (libc.so), a Git LFS pointer. */
+const HONEST_TEXT = /^\s*(?:\/\*\s*GNU ld script|(?:INPUT|GROUP|OUTPUT_FORMAT)\s*\(|version https:\/\/git-lfs\.github\.com\/spec\/)/;
+const PYTHON_LINE = /^[ \t]*(?:import[ \t]+\w|from[ \t]+[\w.]+[ \t]+import\b|def[ \t]+\w+[ \t]*\(|class[ \t]+\w+[ \t]*[:(])/m;
+const JS_SIGN = /\brequire\s*\(|\bmodule\.exports\b|\bexports\.\w|\bfunction\b\s*(?:[\w$]{1,60}\s*)?\(|=>|\b(?:var|const|let)\s+[\w$_[{]/;
+
+/**
+ * The language of source code kept under a compiled module's name (`fxp_native.node` that is JavaScript,
+ * `_speedups.cpython-311-x86_64-linux-gnu.so` that is Python): a loader reads it back and runs it when loading it as
+ * a module fails, as it must; a reader of the file list sees a native build. Null for a real binary (its header
+ * holds zero bytes), a linker script, an LFS pointer or text that is no code.
+ */
+export function sourceInCompiledName(filePath: string, data: Uint8Array): SourceLanguage | null {
+  if (!COMPILED_MODULE.test(filePath) || data.length === 0 || data.length > MAX_SCAN_BYTES) return null;
+  const head = data.subarray(0, 4096);
+  if (head.includes(0)) return null;
+  const text = Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8');
+  if (text.includes('\ufffd') || HONEST_TEXT.test(text)) return null;
+  const python = PYTHON_LINE.test(text);
+  const js = JS_SIGN.test(text);
+  if (python && !/\brequire\s*\(|\bmodule\.exports\b|\bfunction\b\s*(?:[\w$]{1,60}\s*)?\(/.test(text)) return 'python';
+  return js ? 'javascript' : python ? 'python' : null;
+}
+
 /** The language an extensionless script names on its `#!` line (`#!/bin/sh`, `#!/usr/bin/env node`), or null. */
 export function shebangLanguage(filePath: string, head: string): SourceLanguage | null {
   if (filePath.slice(filePath.lastIndexOf('/') + 1).includes('.') || !head.startsWith('#!')) return null;
