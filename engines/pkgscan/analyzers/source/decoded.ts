@@ -9,6 +9,7 @@
 // opcodes carry, one a line (`posix`, `system`, the command). Saved objects are read the same way: a pickle file, and
 // a Keras model's Lambda layers (the strings of their marshalled bytecode).
 
+import { gunzipSync, inflateSync } from 'node:zlib';
 import { memorySource, ZipArchive } from '../../../core/archive/zipfile.js';
 import type { Edit } from './aliases.js';
 
@@ -46,10 +47,11 @@ export function* nameUses(code: string, name: string, from = 0, end = code.lengt
 /** A printable ASCII character, a tab or a line break. */
 const printable = (c: number): boolean => (c >= 32 && c < 127) || c === 9 || c === 10 || c === 13;
 /**
- * A one-line literal holding a URL or a credential path in rot13 (`uggcf://`, `~/.njf/perqragvnyf`). Not a bare
- * host's `.pbz` or `.arg`: `prompt.arg` is a style name, `cebzcg.net` in rot13.
+ * A one-line literal (escapes allowed) holding a URL, a credential path or a command's program in rot13 (`uggcf://`,
+ * `~/.njf/perqragvnyf`, `phey -f`, `cbjrefuryy `). Not a bare host's `.pbz` or `.arg`: `prompt.arg` is a style name,
+ * `cebzcg.net` in rot13.
  */
-const ROT13_LITERAL = /(['"`])([^'"`\\\n]{0,200}?(?:uggcf?:\/\/|perqragvnyf|\.njf\/|\.ffu\/)[^'"`\\\n]{0,200})\1/g;
+const ROT13_LITERAL = /(['"`])((?:[^'"`\\\n]|\\[^\n]){0,200}?(?:uggcf?:\/\/|perqragvnyf|\.njf\/|\.ffu\/|\b(?:phey|jtrg|onfu|cbjrefuryy)\s)(?:[^'"`\\\n]|\\[^\n]){0,200})\1/g;
 /** Words of commands and addresses written backwards (`//:sptth`, `lruc`, `ssecorp_dlihc`). */
 const REVERSED_WORDS = /\/\/:s?ptth|\blruc\b|\btegw\b|llehsrewop|ssecorp_dlihc|ssecorpbus|metsys\.so|hs\/nib\//gi;
 /**
@@ -122,6 +124,25 @@ function bytesText(b: Buffer): string {
     if (zeros * 2 >= n) return b.toString('utf16le');
   }
   return b.toString('latin1');
+}
+
+/** The most a compressed literal is inflated to. */
+const MAX_INFLATED = 1024 * 1024;
+
+/**
+ * The text of zlib- or gzip-compressed bytes (a base64 literal of `zlib.compress(code)`, a gzip stage), or null when
+ * the bytes are not such a stream (their header does not say so, or they do not inflate).
+ */
+function inflatedText(b: Buffer): string | null {
+  const zlibHeader = b.length > 8 && b[0] === 0x78 && (((b[0] << 8) | (b[1] ?? 0)) % 31 === 0);
+  const gzipHeader = b.length > 18 && b[0] === 0x1f && b[1] === 0x8b;
+  if (!zlibHeader && !gzipHeader) return null;
+  try {
+    const out = zlibHeader ? inflateSync(b, { maxOutputLength: MAX_INFLATED }) : gunzipSync(b, { maxOutputLength: MAX_INFLATED });
+    return bytesText(out);
+  } catch {
+    return null;
+  }
 }
 
 /** Files that hold saved Python objects: pickles (joblib, dill, pandas), NumPy arrays, PyTorch and other checkpoints. */
@@ -449,6 +470,8 @@ export function decodedTexts(code: string): DecodedText[] {
     const bytes = Buffer.from(body, 'base64');
     const pickled = pickleText(bytes);
     if (pickled !== null) return pickled;
+    const inflated = inflatedText(bytes);
+    if (inflated !== null) return inflated;
     const text = bytesText(bytes);
     // base64 written backwards (reversed before decoding, as pyobfuscate-style loaders do), for literals up to 64 KiB
     return readable(text) || body.length > MAX_REVERSED_BASE64 ? text : bytesText(Buffer.from(reversed(body), 'base64'));
