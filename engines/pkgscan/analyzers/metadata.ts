@@ -157,10 +157,11 @@ export function analyzeMetadata(release: PackageRelease, ctx: AnalyzerContext): 
   // node-pre-gyp's host for prebuilt modules: the .node file an install downloads from it is loaded by require, so a
   // host over plain HTTP or at a bare address serves the code the package runs, outside any registry release
   const host = release.ecosystem === 'npm' ? prebuiltBinaryHost(release) : null;
+  const dressedAs = host === null ? undefined : lookalikeHostsIn(host)[0]?.imitates;
   if (host !== null && (PLAIN_HTTP_ELSEWHERE.test(host) || /^[a-z]+:\/\/\d{1,3}(?:\.\d{1,3}){3}(?:[:/]|$)/i.test(host))) {
     out.push(f('prebuilt_binary_host', 'high', 'Downloads its prebuilt native module at install from a host over plain HTTP or at a bare IP address', host, 'metadata', 'package.json', 'T1195.002'));
-  } else if (host !== null && lookalikeHostsIn(host).length > 0) {
-    out.push(f('prebuilt_binary_host', 'high', `Downloads its prebuilt native module at install from a host dressed as ${lookalikeHostsIn(host)[0]?.imitates ?? 'a code host'}`, host, 'metadata', 'package.json', 'T1195.002'));
+  } else if (host !== null && dressedAs !== undefined) {
+    out.push(f('prebuilt_binary_host', 'high', `Downloads its prebuilt native module at install from a host dressed as ${dressedAs}`, host, 'metadata', 'package.json', 'T1195.002'));
   }
 
   const hooks = INSTALL_HOOKS.filter((h) => meta.scripts[h] !== undefined);

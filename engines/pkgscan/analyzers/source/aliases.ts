@@ -3,7 +3,7 @@
 // `import_os.default.hostname()`, Babel binds `_https = _interopRequireDefault(require("https"))`. The rules are written
 // against `os.hostname(` and `https.request(`; this view lets them read such files as if the names were the modules'.
 // Line breaks are kept, so the rules' line numbers stay true; offsets move within lines and are mapped back.
-import { isName } from './decoded.js';
+import { isName, nameUses } from './decoded.js';
 
 /**
  * A name bound to one of the modules whose calls tell what a file collects and where it sends it (os, fs, http(s),
@@ -78,9 +78,9 @@ export function sinkAliasEdits(code: string): Edit[] {
     const [name, sink] = [m[1] ?? '', m[2] ?? ''];
     if (name === sink) continue;
     const declared = m.index + m[0].indexOf(name);
-    for (let i = code.indexOf(name); i !== -1 && edits.length < MAX_ALIASES * 20; i = code.indexOf(name, i + name.length)) {
-      if (i === declared || isName(code[i - 1]) || code[i - 1] === '.' || isName(code[i + name.length])) continue;
-      if (!/^\s*\(/.test(code.slice(i + name.length, i + name.length + 20))) continue;
+    for (const i of nameUses(code, name)) {
+      if (edits.length >= MAX_ALIASES * 20) break;
+      if (i === declared || !/^\s*\(/.test(code.slice(i + name.length, i + name.length + 20))) continue;
       edits.push({ at: i, end: i + name.length, text: sink });
     }
   }

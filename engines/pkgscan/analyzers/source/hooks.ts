@@ -211,9 +211,12 @@ const MAX_GYP_BYTES = 1024 * 1024;
 /** Most commands read from one gyp file. */
 const MAX_GYP_COMMANDS = 100;
 
+/** A string literal of a gyp file: its value, where its opening quote is and where it ends (after the closing quote). */
+interface GypString { value: string; offset: number; end: number }
+
 /** The string literals of a gyp file (a Python literal: single or double quotes, `#` comments), each with its offset. */
-function gypStrings(text: string): { value: string; offset: number; end: number }[] {
-  const out: { value: string; offset: number; end: number }[] = [];
+function gypStrings(text: string): GypString[] {
+  const out: GypString[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text.charAt(i);
     if (c === '#') {
@@ -284,7 +287,7 @@ export function gypCommands(text: string): { command: string; line: number }[] {
 const MAX_GYP_VARIABLES = 500;
 
 /** A gyp file's string-valued settings (`'cfg_host': 'x.example'`, `'lz4_dir%': 'deps/lz4'`), by name: the variables its commands name as `<(cfg_host)`. */
-function gypVariables(text: string, strings: readonly { value: string; offset: number; end: number }[]): ReadonlyMap<string, string> {
+function gypVariables(text: string, strings: readonly GypString[]): ReadonlyMap<string, string> {
   const vars = new Map<string, string>();
   for (let k = 0; k + 1 < strings.length && vars.size < MAX_GYP_VARIABLES; k++) {
     const key = strings[k]!;

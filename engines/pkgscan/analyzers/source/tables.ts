@@ -39,6 +39,13 @@ function isText(t: string): boolean {
   return true;
 }
 
+/** A base64 text's decoding, or null when it is not base64 or does not decode to text. */
+function base64Text(b64: string): string | null {
+  if (!BASE64_ENTRY.test(b64) || b64.length % 4 === 1) return null;
+  const text = Buffer.from(b64, 'base64').toString('utf8');
+  return isText(text) ? text : null;
+}
+
 /**
  * The table as an accessor returns its entries: as written, base64-decoded (`atob(t[n])`,
  * `Buffer.from(t[n], 'base64')`), or turned round and then decoded (`t[n].split('').reverse().join('')`); null when
@@ -50,15 +57,19 @@ function decodedTable(body: string, table: readonly string[]): readonly string[]
   const reverse = /\.reverse\s*\(/.test(body);
   const out: string[] = [];
   for (const entry of table) {
-    const b64 = reverse ? [...entry].reverse().join('') : entry;
-    if (!BASE64_ENTRY.test(b64) || b64.length % 4 === 1) return null;
-    const text = Buffer.from(b64, 'base64').toString('utf8');
-    if (!isText(text)) return null;
+    const text = base64Text(reverse ? [...entry].reverse().join('') : entry);
+    if (text === null) return null;
     out.push(text);
   }
   return out;
 }
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** The edit that writes the code at [at, end) as the string it stands for: `x[a(19)]` as `x.spawn` where the string is a name, else a JSON literal. */
+function stringEdit(code: string, at: number, end: number, value: string): Edit {
+  if (code.charAt(at - 1) === '[' && code.charAt(end) === ']' && IDENTIFIER.test(value) && /[\w$)\]]/.test(code.charAt(at - 2))) return { at: at - 1, end: end + 1, text: `.${value}` };
+  return { at, end, text: JSON.stringify(value) };
+}
 
 const num = (s: string): number => (s.startsWith('0x') || s.startsWith('0X') ? Number.parseInt(s.slice(2), 16) : Number.parseInt(s, 10));
 
@@ -187,21 +198,16 @@ export function stringTableEdits(code: string): Edit[] {
     if (table !== undefined && m[2] === m[4]) accessors.set(m[1] ?? '', { table, offset: num(m[5] ?? '0') });
   }
   const edits: Edit[] = [];
-  const write = (at: number, end: number, value: string): void => {
-    // `x[a(19)]` is `x.spawn` where the string is a name
-    if (code.charAt(at - 1) === '[' && code.charAt(end) === ']' && IDENTIFIER.test(value) && /[\w$)\]]/.test(code.charAt(at - 2))) edits.push({ at: at - 1, end: end + 1, text: `.${value}` });
-    else edits.push({ at, end, text: JSON.stringify(value) });
-  };
   for (const m of code.matchAll(CALL)) {
     if (edits.length >= MAX_EDITS) break;
     const a = accessors.get(m[1] ?? '');
     const value = a?.table[num(m[2] ?? '0') - a.offset];
-    if (value !== undefined) write(m.index, m.index + m[0].length, value);
+    if (value !== undefined) edits.push(stringEdit(code, m.index, m.index + m[0].length, value));
   }
   for (const m of code.matchAll(INDEX)) {
     if (edits.length >= MAX_EDITS) break;
     const value = tables.get(m[1] ?? '')?.[num(m[2] ?? '0')];
-    if (value !== undefined) write(m.index, m.index + m[0].length, value);
+    if (value !== undefined) edits.push(stringEdit(code, m.index, m.index + m[0].length, value));
   }
   return edits;
 }
@@ -217,6 +223,13 @@ const HELPER_BODY = /^(?:Buffer\.from\s*\(\s*P(?:\.split\(\s*(['"])\1\s*\)\.reve
 const NAME_IN_BODY = /(?<![\w$.])[A-Za-z_$][\w$]*/g;
 /** A call of a helper with one literal. */
 const LITERAL_CALL = /(?<![\w$.])([A-Za-z_$][\w$]{0,40})\s*\(\s*(?:'([^'\\\n]{1,2000})'|"([^"\\\n]{1,2000})")\s*\)/g;
+
+/** A hex text's decoding, or null when it is not hex or does not decode to text. */
+function hexText(hex: string): string | null {
+  if (!/^(?:[0-9a-fA-F]{2})+$/.test(hex)) return null;
+  const text = Buffer.from(hex, 'hex').toString('utf8');
+  return isText(text) ? text : null;
+}
 
 /** The edits that write each call of a decoding helper with a literal as the text it returns. */
 export function decoderHelperEdits(code: string): Edit[] {
@@ -239,13 +252,8 @@ export function decoderHelperEdits(code: string): Edit[] {
     if (h === undefined) continue;
     const lit = m[2] ?? m[3] ?? '';
     const enc = h.reverse ? [...lit].reverse().join('') : lit;
-    if (h.hex ? !/^(?:[0-9a-fA-F]{2})+$/.test(enc) : !BASE64_ENTRY.test(enc) || enc.length % 4 === 1) continue;
-    const text = Buffer.from(enc, h.hex ? 'hex' : 'base64').toString('utf8');
-    if (!isText(text)) continue;
-    const at = m.index;
-    const end = at + m[0].length;
-    if (code.charAt(at - 1) === '[' && code.charAt(end) === ']' && IDENTIFIER.test(text) && /[\w$)\]]/.test(code.charAt(at - 2))) edits.push({ at: at - 1, end: end + 1, text: `.${text}` });
-    else edits.push({ at, end, text: JSON.stringify(text) });
+    const text = h.hex ? hexText(enc) : base64Text(enc);
+    if (text !== null) edits.push(stringEdit(code, m.index, m.index + m[0].length, text));
   }
   return edits;
 }

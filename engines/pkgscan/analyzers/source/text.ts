@@ -47,6 +47,8 @@ const COMPILED_MODULE = /\.(?:node|pyd|so(?:\.\d{1,4}){0,3}|dylib|dll)$/i;
 const HONEST_TEXT = /^\s*(?:\/\*\s*GNU ld script|(?:INPUT|GROUP|OUTPUT_FORMAT)\s*\(|version https:\/\/git-lfs\.github\.com\/spec\/)/;
 const PYTHON_LINE = /^[ \t]*(?:import[ \t]+\w|from[ \t]+[\w.]+[ \t]+import\b|def[ \t]+\w+[ \t]*\(|class[ \t]+\w+[ \t]*[:(])/m;
 const JS_SIGN = /\brequire\s*\(|\bmodule\.exports\b|\bexports\.\w|\bfunction\b\s*(?:[\w$]{1,60}\s*)?\(|=>|\b(?:var|const|let)\s+[\w$_[{]/;
+/** What only JavaScript writes (Python text holding it is JavaScript with Python-looking lines). */
+const JS_ONLY = /\brequire\s*\(|\bmodule\.exports\b|\bfunction\b\s*(?:[\w$]{1,60}\s*)?\(/;
 
 /**
  * The language of source code kept under a compiled module's name (`fxp_native.node` that is JavaScript,
@@ -62,7 +64,7 @@ export function sourceInCompiledName(filePath: string, data: Uint8Array): Source
   if (text.includes('\ufffd') || HONEST_TEXT.test(text)) return null;
   const python = PYTHON_LINE.test(text);
   const js = JS_SIGN.test(text);
-  if (python && !/\brequire\s*\(|\bmodule\.exports\b|\bfunction\b\s*(?:[\w$]{1,60}\s*)?\(/.test(text)) return 'python';
+  if (python && !JS_ONLY.test(text)) return 'python';
   return js ? 'javascript' : python ? 'python' : null;
 }
 
