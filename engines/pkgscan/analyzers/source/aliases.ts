@@ -47,7 +47,13 @@ export function aliasedView(code: string): AliasedView | null {
   return edits.length === 0 ? null : rewrittenView(code, edits);
 }
 
-/** Each use `alias.` or `alias.default.` (not itself a member, `x.alias.`) written as the module's name. */
+/** A member named by a literal in brackets (`['get']`), read right after an alias. */
+const LITERAL_MEMBER = /\[\s*(['"`])([A-Za-z_$][\w$]{0,40})\1\s*\]/y;
+
+/**
+ * Each use `alias.` or `alias.default.` (not itself a member, `x.alias.`) written as the module's name, and `alias['get']`
+ * as `module.get`.
+ */
 function aliasEdits(code: string): Edit[] {
   if (code.length > MAX_TEXT) return [];
   const aliases = moduleAliases(code);
@@ -58,6 +64,12 @@ function aliasEdits(code: string): Edit[] {
       let end = i + alias.length;
       if (code.startsWith('.default.', end)) end += '.default'.length;
       uses.push({ at: i, end, text: mod });
+    }
+    for (let i = code.indexOf(`${alias}[`); i !== -1; i = code.indexOf(`${alias}[`, i + alias.length)) {
+      if (isName(code[i - 1]) || code[i - 1] === '.') continue;
+      LITERAL_MEMBER.lastIndex = i + alias.length;
+      const member = LITERAL_MEMBER.exec(code);
+      if (member !== null) uses.push({ at: i, end: LITERAL_MEMBER.lastIndex, text: `${mod}.${member[2] ?? ''}` });
     }
   }
   return uses;

@@ -1,6 +1,7 @@
 // The addresses a file assembles from literal pieces: the forms read, the look-alikes left alone, and large or broken input.
 import { describe, expect, it } from 'vitest';
-import { assembledAddresses, isNetworkAddress, xoredLiterals } from './assembled.js';
+import { rewrittenView } from './aliases.js';
+import { assembledAddresses, isNetworkAddress, turnedLiteralEdits, xoredLiterals } from './assembled.js';
 
 const texts = (code: string): string[] => assembledAddresses(code).map((d) => d.text);
 
@@ -39,6 +40,16 @@ describe('addresses assembled from literal pieces', () => {
     expect(texts("function r(s) { return s.split('').reverse().join(''); }\nconnect(r('ten.yaler.2xm'), r('olleh'));\n")).toEqual(['mx2.relay.net']);
     expect(texts('def _r(s):\n    return s[::-1]\nHOST = _r("ten.yaler.2xm")\n')).toEqual(['mx2.relay.net']);
     expect(texts("const flip = (s) => s.split('').reverse().join('');\nflip('olleh');\n")).toEqual([]);
+  });
+
+  it('writes every literal the file turns round forwards for the second reading, whatever it says', () => {
+    const py = 'def _r(s):\n    return s[::-1]\ncmd(_r("GIFNOC"), _r("TES"), _r("emanelifbd"), "x")\nk = "syek"[::-1]\n';
+    expect(rewrittenView(py, turnedLiteralEdits(py)).text).toBe('def _r(s):\n    return s[::-1]\ncmd("CONFIG", "SET", "dbfilename", "x")\nk = "keys"\n');
+    const js = "const r = (s) => s.split('').reverse().join('');\nexec(r('hs- nib/'));\n";
+    expect(rewrittenView(js, turnedLiteralEdits(js)).text).toBe("const r = (s) => s.split('').reverse().join('');\nexec(\"/bin -sh\");\n");
+    // a one-character literal, a name and a call of another function are left as written; fifty calls a function at most
+    expect(turnedLiteralEdits('def _r(s):\n    return s[::-1]\n_r("a"), _r(x), r("abc")\n')).toEqual([]);
+    expect(turnedLiteralEdits(`def _r(s):\n    return s[::-1]\n${'_r("ab")\n'.repeat(1000)}`)).toHaveLength(50);
   });
 
   it('leaves versions, private addresses, file names, labels and separators of other lists alone', () => {

@@ -7,6 +7,7 @@
 // known top-level domain, a public IPv4 address) are returned, for the rules to read as decoded data, and the command
 // lines that fetch from one, cut into a list's short pieces.
 import { isName, nameUses, readable, reversed, type DecodedText } from './decoded.js';
+import type { Edit } from './aliases.js';
 import { foldGluedLiterals } from './glue.js';
 
 /** Two to sixty-four pieces in brackets or parentheses, each a one-line string without escapes or a whole number. */
@@ -25,8 +26,8 @@ const REVERSERS = [
   /^[ \t]*def\s+(\w{1,40})\s*\(\s*(\w{1,40})\s*\)\s*:\s*return\s+\2\s*\[\s*::\s*-1\s*\]/gm,
   /\b(\w{1,40})\s*=\s*lambda\s+(\w{1,40})\s*:\s*\2\s*\[\s*::\s*-1\s*\]/g,
 ];
-/** A call's one literal argument, read right after the called name. */
-const LITERAL_ARGUMENT = /\s*\(\s*(['"`])([^'"`\\\n]{4,200})\1\s*\)/y;
+/** A call's one literal argument, read right after the called name (two characters or more: `_r("TES")` is SET). */
+const LITERAL_ARGUMENT = /\s*\(\s*(['"`])([^'"`\\\n]{2,200})\1\s*\)/y;
 const MAX_LISTS = 400;
 const MAX_USES = 6;
 const CONTEXT = 300;
@@ -278,6 +279,41 @@ export function xoredLiterals(text: string, language: 'javascript' | 'python'): 
   return out;
 }
 
+/**
+ * The literals the file turns round, read forwards: each handed to a function of the file's own that turns its argument
+ * round (`_r("GIFNOC")`), or followed by the idiom that does (`'moc.elpmaxe'[::-1]`), with where the expression starts and ends.
+ */
+function* turnedLiterals(code: string): Generator<{ at: number; end: number; text: string }> {
+  const reversers = new Set<string>();
+  for (const re of REVERSERS) for (const m of code.matchAll(re)) if (m[1] && reversers.size < 10) reversers.add(m[1]);
+  for (const name of reversers) {
+    let uses = 0;
+    for (let i = code.indexOf(name, 0); i !== -1 && uses < 50; i = code.indexOf(name, i + name.length)) {
+      if (isName(code[i - 1]) || code[i - 1] === '.') continue;
+      LITERAL_ARGUMENT.lastIndex = i + name.length;
+      const arg = LITERAL_ARGUMENT.exec(code);
+      if (!arg) continue;
+      uses++;
+      yield { at: i, end: LITERAL_ARGUMENT.lastIndex, text: reversed(arg[2] ?? '') };
+    }
+  }
+  for (const m of code.matchAll(TURNED_LITERAL)) yield { at: m.index, end: m.index + m[0].length, text: reversed(m[2] ?? '') };
+}
+
+/**
+ * The edits that write each literal the file turns round as the literal read forwards (`cmd(_r("GIFNOC"), _r("TES"))`
+ * read as `cmd("CONFIG", "SET")`), for the second reading: a command or a path spelt backwards is read as what it says.
+ */
+export function turnedLiteralEdits(code: string): Edit[] {
+  const out: Edit[] = [];
+  for (const t of turnedLiterals(code)) {
+    if (out.length >= MAX_TURNED_EDITS) break;
+    out.push({ at: t.at, end: t.end, text: `"${t.text}"` });
+  }
+  return out;
+}
+const MAX_TURNED_EDITS = 200;
+
 /** A command line that fetches from an address (curl, wget, PowerShell's web cmdlets, certutil, bitsadmin). */
 const FETCHING_COMMAND = /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|certutil|bitsadmin)\b[^\n]{0,200}(?:https?|ftp):\/\//i;
 
@@ -314,21 +350,7 @@ export function assembledAddresses(code: string): DecodedText[] {
       add(m.index, r.prefix + joined + r.suffix);
     }
   }
-  // literals handed to a function of the file's own that turns them round
-  const reversers = new Set<string>();
-  for (const re of REVERSERS) for (const m of code.matchAll(re)) if (m[1] && reversers.size < 10) reversers.add(m[1]);
-  for (const name of reversers) {
-    let uses = 0;
-    for (let i = code.indexOf(name, 0); i !== -1 && uses < 50; i = code.indexOf(name, i + name.length)) {
-      if (isName(code[i - 1]) || code[i - 1] === '.') continue;
-      LITERAL_ARGUMENT.lastIndex = i + name.length;
-      const arg = LITERAL_ARGUMENT.exec(code);
-      if (!arg) continue;
-      uses++;
-      add(i, reversed(arg[2] ?? ''));
-    }
-  }
-  for (const m of code.matchAll(TURNED_LITERAL)) add(m.index, reversed(m[2] ?? ''));
+  for (const t of turnedLiterals(code)) add(t.at, t.text);
   // lists of byte values XORed with a key the file holds: each list turned into text with each key, kept when an address
   const keys = xorKeys(code);
   if (keys.length > 0) {

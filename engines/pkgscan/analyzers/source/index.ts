@@ -6,7 +6,7 @@ import { buildChains, LINKED_FLOW, type ChainInput } from '../chains.js';
 import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
 import { aliasedView, rewrittenView, type AliasedView, sinkAliasEdits } from './aliases.js';
-import { assembledAddresses, xoredLiterals } from './assembled.js';
+import { assembledAddresses, turnedLiteralEdits, xoredLiterals } from './assembled.js';
 import { runsAtImport, usesAtImport } from './import-time.js';
 import { argvEdits } from './argv.js';
 import { builtinsAliasEdits, moduleAliasEdits } from './builtins.js';
@@ -206,13 +206,13 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
 /**
  * The rules over the file's second reading: its string tables read back (`c[_0x2a(19)](d)` read as `c.spawn(d)`),
  * Python's builtins table and modules under the names the file gives them read under their own (builtins.ts), its
- * encoded literals written as the addresses and commands they decode to (decodedLiteralEdits), and argument lists of
- * programs written as the command lines they make (argv.ts): the hits at a rule and line the file as written did not
- * give, at the file's offsets.
+ * encoded literals written as the addresses and commands they decode to (decodedLiteralEdits), the literals it turns
+ * round written forwards (turnedLiteralEdits), and argument lists of programs written as the command lines they make
+ * (argv.ts): the hits at a rule and line the file as written did not give, at the file's offsets.
  */
 function tabledHits(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, declared: ReadonlySet<string>, depth: number, found: readonly RuleHit[]): RuleHit[] {
   const js = unit.language === 'javascript';
-  const edits = [...(js ? [...stringTableEdits(unit.text), ...decoderHelperEdits(unit.text), ...sinkAliasEdits(unit.text)] : [...builtinsAliasEdits(unit.text), ...moduleAliasEdits(unit.text), ...decodedNameEdits(unit.text)]), ...decodedLiteralEdits(unit.text), ...argvEdits(unit.text, js ? 'javascript' : 'python')];
+  const edits = [...(js ? [...stringTableEdits(unit.text), ...decoderHelperEdits(unit.text), ...sinkAliasEdits(unit.text)] : [...builtinsAliasEdits(unit.text), ...moduleAliasEdits(unit.text), ...decodedNameEdits(unit.text)]), ...decodedLiteralEdits(unit.text), ...turnedLiteralEdits(unit.text), ...argvEdits(unit.text, js ? 'javascript' : 'python')];
   if (edits.length === 0) return [];
   // then the module aliases the read-back text shows (`o.platform()` once `o[_0x2a(10)]()` is read back), in the same
   // view, so the detectors (which the aliased view does not run) read both
@@ -236,7 +236,8 @@ function namesModules(rule: CompiledRule): boolean {
  * the hits at a rule and line the file as written did not give, at the file's offsets.
  */
 function aliasedHits(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, declared: ReadonlySet<string>, found: readonly RuleHit[]): RuleHit[] {
-  const view = aliasedView(unit.text);
+  // over the file with its glued literals folded (same length and lines), so `require(['ht', 'tps'].join(''))` binds
+  const view = aliasedView(foldGluedLiterals(unit.text, 'javascript').text);
   return view === null ? [] : viewHits(unit, view, { aliased: true }, rules, signal, declared, 2, found);
 }
 
