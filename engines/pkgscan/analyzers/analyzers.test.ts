@@ -66,6 +66,29 @@ describe('metadata analyzer', () => {
     const deps = (await analyzeMetadata(r, ctx)).findings.filter((x) => x.code === 'direct_url_dependency');
     expect(deps.map((x) => `${x.match?.split(':')[0] ?? ''} ${x.severity}`).sort()).toEqual(['a high', 'b medium', 'c high', 'd medium', 'e medium']);
   });
+  it("a popular package taken from another account's repository is high; the package's own fork and an unknown name stay medium", async () => {
+    const r = releaseOf('npm', { 'index.js': 'module.exports = 1' }, {
+      repository: 'git+https://github.com/rateguard/express-rate-guard.git',
+      dependencies: { 'lru-cache': 'github:isaacs-oss/node-lru-cache#c7b1e3f9', lodash: 'rateguard/lodash#fix-merge', 'left-padder-x': 'someone/left-padder-x', debug: 'git+https://gitlab.com/dbg-mirror/debug.git' },
+    });
+    const deps = (await analyzeMetadata(r, ctx)).findings.filter((x) => x.code === 'direct_url_dependency');
+    expect(deps.map((x) => `${x.match?.split(':')[0] ?? ''} ${x.severity}`).sort()).toEqual(['debug high', 'left-padder-x medium', 'lodash medium', 'lru-cache high']);
+  });
+  it('a PyPI direct reference (a build requirement too) is high: the index takes none in its metadata', async () => {
+    const r = releaseOf('pypi', { 'x/__init__.py': '' }, { dependencies: { 'setuptools-git-ext': '@ https://pkg-files-cdn.net/w/x-2.0-py3-none-any.whl', requests: '>=2' } });
+    const deps = (await analyzeMetadata(r, ctx)).findings.filter((x) => x.code === 'direct_url_dependency');
+    expect(deps.map((x) => x.severity)).toEqual(['high']);
+  });
+  it('an npm-shrinkwrap.json resolving packages from a host other than the public registries is high; a package-lock is not read', async () => {
+    const wrap = (resolved: string): string => JSON.stringify({ lockfileVersion: 3, packages: { '': { name: 'x' }, 'node_modules/ms': { resolved: 'https://registry.npmjs.org/ms/-/ms-2.1.3.tgz' }, 'node_modules/follow-redirects': { resolved } } });
+    const found = async (files: Record<string, string>): Promise<ScanFinding | undefined> => (await analyzeMetadata(releaseOf('npm', { 'index.js': '', ...files }), ctx)).findings.find((x) => x.code === 'lockfile_foreign_source');
+    expect((await found({ 'npm-shrinkwrap.json': wrap('https://registry.npmjs-cdn.org/follow-redirects/-/follow-redirects-1.15.6.tgz') }))?.match).toBe('registry.npmjs-cdn.org');
+    expect(await found({ 'npm-shrinkwrap.json': wrap('https://registry.npmjs.org/follow-redirects/-/follow-redirects-1.15.6.tgz') })).toBeUndefined();
+    expect(await found({ 'package-lock.json': wrap('https://registry.npmjs-cdn.org/f.tgz') })).toBeUndefined();
+    // broken and v1 lockfiles
+    expect(await found({ 'npm-shrinkwrap.json': '{"lockfileVersion": 1, "dependencies": {"a": {"resolved": "http://198.51.100.4/a.tgz", "dependencies": {' })).toBeUndefined();
+    expect((await found({ 'npm-shrinkwrap.json': JSON.stringify({ lockfileVersion: 1, dependencies: { a: { resolved: 'https://registry.npmjs.org/a.tgz', dependencies: { b: { resolved: 'http://198.51.100.4/b.tgz' } } } } }) }))?.match).toBe('198.51.100.4');
+  });
   it("node-pre-gyp's prebuilt-module host over plain HTTP or at a bare IP address is high; its own HTTPS host is not a finding", async () => {
     const host = async (h: unknown): Promise<string | undefined> => {
       const pkg = JSON.stringify({ name: 'x', version: '1.0.0', binary: { module_name: 'x', module_path: './lib/binding', host: h } });

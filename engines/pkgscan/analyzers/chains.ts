@@ -22,6 +22,8 @@ export interface ChainInput {
   readonly offset?: number | null;
   /** Runs only when the package's user runs it (a release command), not on install or import. */
   readonly userRun?: boolean;
+  /** Collected data secret in itself whatever its severity (the rule says so: many tools' keys in their files). */
+  readonly secretData?: boolean;
 }
 
 /** Capabilities whose data is worth stealing: with a network capability at install time they are a beacon even without an exfiltration host. */
@@ -32,14 +34,15 @@ const PASSWORD_STORES = /^T1555(?:\.|$)/;
 /**
  * Collected data that is secret in itself: the environment whole or its secret variables picked out, sent from the
  * file that reads them, is a theft at any time, not only at install. One credential file read where requests are made
- * is a client using its user's token (a publish command reading ~/.npmrc); many tools' files read together (a harvest)
- * are secret data, and so are password stores of two kinds read in one file (a browser's stores and the keychain key
- * that decrypts them): a cookie library reads both for its user, and sends neither.
+ * is a client using its user's token (a publish command reading ~/.npmrc); many tools' files read together (a harvest,
+ * or what a rule marks `secret_data`: the AI assistants' MCP configurations with every server's keys) are secret data,
+ * and so are password stores of two kinds read in one file (a browser's stores and the keychain key that decrypts
+ * them): a cookie library reads both for its user, and sends neither.
  */
 function secretData(c: ChainInput, collected: readonly ChainInput[]): boolean {
   if (c.kind === 'environment') return RANK[c.finding.severity] >= RANK.medium;
   if (c.kind !== 'credentials') return false;
-  if (RANK[c.finding.severity] >= RANK.high) return true;
+  if (RANK[c.finding.severity] >= RANK.high || c.secretData === true) return true;
   const store = (i: ChainInput): boolean => i.kind === 'credentials' && PASSWORD_STORES.test(i.finding.technique ?? '');
   return store(c) && collected.some((o) => store(o) && o.finding.code !== c.finding.code && o.finding.file === c.finding.file && near(o, c));
 }

@@ -14,7 +14,7 @@ export const METADATA_ANALYZER = 'metadata';
 export const METADATA_ANALYZER_VERSION = '1.1.0';
 
 /** Every finding code this analyzer gives (the policy code registry reads it; a test holds it to what the analyzer emits). */
-export const METADATA_FINDING_CODES = ['bundled_binary', 'deceptive_email_domain', 'declares_install_scripts', 'dependency_confusion', 'direct_url_dependency', 'disposable_email', 'empty_description', 'prebuilt_binary_host', 'release_zero', 'shadows_system_command', 'single_file_package', 'source_as_native_module', 'typosquat', 'unusual_version'] as const;
+export const METADATA_FINDING_CODES = ['bundled_binary', 'deceptive_email_domain', 'declares_install_scripts', 'dependency_confusion', 'direct_url_dependency', 'disposable_email', 'empty_description', 'lockfile_foreign_source', 'prebuilt_binary_host', 'release_zero', 'shadows_system_command', 'single_file_package', 'source_as_native_module', 'typosquat', 'unusual_version'] as const;
 
 /**
  * Disposable (throw-away) e-mail providers: a small list of the most used ones, enough for context.
@@ -83,6 +83,54 @@ function domainOf(p: Person | undefined): string | null {
   return m?.[1]?.toLowerCase() ?? null;
 }
 
+/** A dependency taken from a URL, a git repository or a path rather than a registry release. */
+const DIRECT_SOURCE = /^(?:git\+|git:|https?:|github:|gitlab:|bitbucket:|file:)|^[\w.-]+\/[\w.-]+(?:#.*)?$|@\s*(?:https?|git\+|file):/i;
+
+/** The account owning a git source (`github:owner/repo`, `owner/repo#ref`, `git+https://host/owner/repo.git`), lower case, or null. */
+function gitOwner(spec: string): string | null {
+  const m = /^(?:github:|gitlab:|bitbucket:)?([\w.-]{1,100})\/[\w.-]{1,100}(?:#.*)?$/i.exec(spec) ?? /^(?:git\+)?(?:https?|ssh|git):\/\/(?:[^@/\s]+@)?[^/\s]+\/([\w.-]{1,100})\/[\w.-]{1,100}/i.exec(spec);
+  return m?.[1]?.toLowerCase() ?? null;
+}
+
+/** The account owning the package's own repository (`https://github.com/owner/repo`, `github:owner/repo`), or null. */
+function repositoryOwner(repo: string | undefined): string | null {
+  return repo === undefined ? null : gitOwner(repo.trim().replace(/^git\+/, ''));
+}
+
+/** Hosts a lockfile resolves packages from in the public registries and GitHub. */
+const PUBLIC_SOURCES = /^(?:registry\.npmjs\.org|registry\.yarnpkg\.com|registry\.npmmirror\.com|codeload\.github\.com|github\.com|npm\.pkg\.github\.com)$/i;
+const MAX_LOCKFILE_BYTES = 16 * 1024 * 1024;
+
+/** The hosts other than the public registries that the release's npm-shrinkwrap.json resolves packages from. */
+function shrinkwrapSources(release: PackageRelease): string[] {
+  const file = release.files.find((x) => x.path === 'npm-shrinkwrap.json');
+  if (file?.data === undefined || file.data.length > MAX_LOCKFILE_BYTES) return [];
+  let doc: unknown;
+  try {
+    doc = JSON.parse(Buffer.from(file.data).toString('utf8'));
+  } catch {
+    return [];
+  }
+  const hosts = new Set<string>();
+  const visit = (entries: unknown, depth: number): void => {
+    if (!isRecord(entries) || depth > 64) return;
+    for (const v of Object.values(entries)) {
+      if (!isRecord(v)) continue;
+      const resolved = v['resolved'];
+      if (typeof resolved === 'string') {
+        const m = /^(?:git\+)?[a-z]+:\/\/(?:[^@/\s]+@)?([^/:\s]+)/i.exec(resolved.trim());
+        if (m?.[1] !== undefined && !PUBLIC_SOURCES.test(m[1])) hosts.add(m[1].toLowerCase());
+      }
+      visit(v['dependencies'], depth + 1);
+    }
+  };
+  if (isRecord(doc)) {
+    visit(doc['packages'], 0);
+    visit(doc['dependencies'], 0);
+  }
+  return [...hosts];
+}
+
 /** Checks of what the release says about itself. */
 export function analyzeMetadata(release: PackageRelease, ctx: AnalyzerContext): AnalyzerOutput {
   const out: ScanFinding[] = [];
@@ -138,14 +186,28 @@ export function analyzeMetadata(release: PackageRelease, ctx: AnalyzerContext): 
     }
   }
 
+  const popularDeps = release.ecosystem === 'npm' ? popularNames('npm', ctx.resourcesDir) : null;
+  const ownOwner = repositoryOwner(meta.repository);
   for (const [dep, spec] of Object.entries(meta.dependencies)) {
-    if (/^(?:git\+|git:|https?:|github:|gitlab:|bitbucket:|file:)|^[\w.-]+\/[\w.-]+(?:#.*)?$|@\s*(?:https?|git\+|file):/i.test(spec.trim())) {
+    if (DIRECT_SOURCE.test(spec.trim())) {
       // over plain HTTP from a host of the internet, the code installed is whatever that host (or anyone on the way)
       // serves at install time: how remote dynamic dependencies hide a payload from a scan of the registry release
       const plain = PLAIN_HTTP_ELSEWHERE.test(spec.trim().replace(/^(?:[\w.-]+\s*@\s*)?(?:git\+)?/i, ''));
+      const owner = gitOwner(spec.trim());
       if (plain) out.push(f('direct_url_dependency', 'high', 'Depends on code fetched over plain HTTP from a host of its own at install time', `${dep}: ${spec}`, 'metadata', null, 'T1195.002'));
+      // a popular package's name taken from another account's repository: the copy installed in its place is whatever
+      // that account pushed (a fork the package's own account keeps is the author's fix)
+      else if (popularDeps?.includes(dep) === true && owner !== null && owner !== ownOwner) out.push(f('direct_url_dependency', 'high', `Takes the popular package ${dep} from another account's repository instead of its registry release`, `${dep}: ${spec}`, 'metadata', null, 'T1195.002'));
+      // PyPI takes no release whose requirements are direct references: one in a release (a build requirement, a
+      // requirement setup.py adds while it runs) reaches the index's users only by going around it
+      else if (release.ecosystem === 'pypi') out.push(f('direct_url_dependency', 'high', 'Requires code from a URL PyPI would not accept in its metadata (a direct reference)', `${dep}: ${spec}`, 'metadata', null, 'T1195.002'));
       else out.push(f('direct_url_dependency', 'medium', 'Depends on a URL or git repository instead of a registry release', `${dep}: ${spec}`));
     }
+  }
+  // npm-shrinkwrap.json is honoured when the package is installed: every package it resolves comes from where it says
+  if (release.ecosystem === 'npm') {
+    const foreign = shrinkwrapSources(release);
+    if (foreign.length > 0) out.push(f('lockfile_foreign_source', 'high', 'Ships an npm-shrinkwrap.json that installs packages from a host other than the public registries', foreign.slice(0, 4).join(', '), 'metadata', 'npm-shrinkwrap.json', 'T1195.002'));
   }
 
   // commands of everyday names, unless the package is one of those tools (pip installs pip and pip3; nodejs-bin

@@ -29,13 +29,14 @@ async function judge(s: Shape): Promise<{ verdict: string; codes: string[] }> {
     s.ecosystem === 'npm'
       ? { 'package.json': JSON.stringify({ name, version: '1.0.0', main: 'index.js', scripts }, null, 2), ...s.files }
       : { 'PKG-INFO': `Metadata-Version: 2.1\nName: ${name}\nVersion: 1.0.0\n`, 'setup.py': `from setuptools import setup\nsetup(name="${name}", version="1.0.0")\n`, ...s.files };
-  // a package.json the shape writes itself is read as a release's is (its scripts, dependencies and commands), and so
-  // are a Python shape's setup.cfg and pyproject.toml commands
+  // a package.json the shape writes itself is read as a release's is (its scripts, dependencies, repository and
+  // commands), and so are a Python shape's setup.cfg and pyproject.toml requirements and commands
   const written = s.files['package.json'] !== undefined ? parsePackageJson(s.files['package.json']) : undefined;
   const cfg = s.files['setup.cfg'] !== undefined ? parseSetupCfg(s.files['setup.cfg']) : undefined;
   const toml = s.files['pyproject.toml'] !== undefined ? parsePyproject(s.files['pyproject.toml']) : undefined;
   const entryPoints = [written?.entryPoints, cfg?.entryPoints, toml?.entryPoints].find((e) => e !== undefined && e.length > 0) ?? [];
-  const release = releaseOf(s.ecosystem, files, { name, scripts: written?.scripts ?? scripts, dependencies: written?.dependencies ?? {}, entryPoints });
+  const dependencies = written?.dependencies ?? toml?.dependencies ?? cfg?.dependencies ?? {};
+  const release = releaseOf(s.ecosystem, files, { name, scripts: written?.scripts ?? scripts, dependencies, entryPoints, ...(written?.repository !== undefined ? { repository: written.repository } : {}) });
   const r = await runAnalyzers(release, ctx);
   const verdict = assessAnalysis({ findings: r.findings, chains: r.chains, risk: r.risk, complete: true }).verdict;
   return { verdict, codes: r.findings.filter((f) => f.severity !== 'info' && f.severity !== 'low').map((f) => f.code) };

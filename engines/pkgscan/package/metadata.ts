@@ -338,6 +338,9 @@ export function parsePyproject(text: string): PartialMetadata {
   if (m.repository === undefined && repository !== undefined) m.repository = repository;
   const deps = project['dependencies'];
   if (Array.isArray(deps)) for (const d of deps) if (typeof d === 'string') addRequirement(m.dependencies, d);
+  // the build's own requirements are installed and run too (a direct reference among them is fetched at build time)
+  const build = isRecord(doc['build-system']) ? doc['build-system']['requires'] : undefined;
+  if (Array.isArray(build)) for (const d of build) if (typeof d === 'string' && d.includes('@')) addRequirement(m.dependencies, d);
   if (isRecord(deps)) for (const [k, v] of Object.entries(deps)) if (k.toLowerCase() !== 'python') m.dependencies[pep503(k)] = typeof v === 'string' ? v : JSON.stringify(v);
   const scripts = project['scripts'];
   if (isRecord(scripts)) m.entryPoints = Object.keys(scripts);

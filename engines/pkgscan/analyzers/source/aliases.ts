@@ -76,18 +76,22 @@ function aliasEdits(code: string): Edit[] {
 }
 
 /** `const F = Function;`, `var e = globalThis.eval,`: a code-running global under a name of the file's own. */
-const SINK_BINDING = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]{0,40})\s*=\s*(?:(?:globalThis|global|window|self)\s*\.\s*)?(Function|eval)\s*(?=[;,\n)])/g;
+const SINK_BINDING = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]{0,40})\s*=\s*(?:(?:globalThis|global|window|self)\s*\.\s*)?(Function|eval|(?:\[\s*\]|\{\s*\}|''|""|``|\(\s*\)\s*=>\s*\{\s*\})\s*\.\s*constructor\s*\.\s*constructor)\s*(?=[;,\n)])/g;
+/** Function reached through a literal's constructor's constructor (`[].constructor.constructor`), called in place. */
+const CONSTRUCTED_FUNCTION = /(?:\[\s*\]|\{\s*\}|''|""|``|\(\s*\)\s*=>\s*\{\s*\})\s*\.\s*constructor\s*\.\s*constructor(?=\s*\()/g;
 
 /**
  * Each call of a code-running global under another name written as the global (`new F("require", body)` read as
- * `new Function("require", body)`, `e(src)` as `eval(src)`), for the second reading, whose detectors know the
- * globals by their own names.
+ * `new Function("require", body)`, `e(src)` as `eval(src)`), Function reached as `[].constructor.constructor` among
+ * them, for the second reading, whose detectors know the globals by their own names.
  */
 export function sinkAliasEdits(code: string): Edit[] {
-  if (code.length > MAX_TEXT || !/\b(?:Function|eval)\b/.test(code)) return [];
+  if (code.length > MAX_TEXT || !/\b(?:Function|eval)\b|\.constructor\s*\.\s*constructor\b/.test(code)) return [];
   const edits: Edit[] = [];
+  for (const m of code.matchAll(CONSTRUCTED_FUNCTION)) edits.push({ at: m.index, end: m.index + m[0].length, text: 'Function' });
   for (const m of code.matchAll(SINK_BINDING)) {
-    const [name, sink] = [m[1] ?? '', m[2] ?? ''];
+    const name = m[1] ?? '';
+    const sink = m[2] === 'eval' ? 'eval' : 'Function';
     if (name === sink) continue;
     const declared = m.index + m[0].indexOf(name);
     for (const i of nameUses(code, name)) {

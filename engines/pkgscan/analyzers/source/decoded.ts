@@ -116,7 +116,7 @@ export function readable(s: string): boolean {
 }
 
 /** Bytes as text: UTF-16LE when every second byte of the first 64 is zero (PowerShell's encoded commands), else Latin-1. */
-function bytesText(b: Buffer): string {
+export function bytesText(b: Buffer): string {
   if (b.length >= 8 && b.length % 2 === 0) {
     let zeros = 0;
     const n = Math.min(b.length, 64);
@@ -133,7 +133,7 @@ const MAX_INFLATED = 1024 * 1024;
  * The text of zlib- or gzip-compressed bytes (a base64 literal of `zlib.compress(code)`, a gzip stage), or null when
  * the bytes are not such a stream (their header does not say so, or they do not inflate).
  */
-function inflatedText(b: Buffer): string | null {
+export function inflatedText(b: Buffer): string | null {
   const zlibHeader = b.length > 8 && b[0] === 0x78 && (((b[0] << 8) | (b[1] ?? 0)) % 31 === 0);
   const gzipHeader = b.length > 18 && b[0] === 0x1f && b[1] === 0x8b;
   if (!zlibHeader && !gzipHeader) return null;

