@@ -938,6 +938,14 @@ describe('classes the anchors\' own built-in rules alert on, read from the rule 
     expect(titles(gw(303, 0))).toEqual([]);
   });
 
+  it('Exploit protection blocking a shell started by a document reader (Security-Mitigations 4, high, execution); other children are not', () => {
+    const BLOCKED = 'Exploit Protection Blocked A Shell Or Script Host Started By A Document Reader, Browser Or Office Program';
+    const child = (id: number, image: string): Ev => w('Microsoft-Windows-Security-Mitigations/KernelMode', 'Microsoft-Windows-Security-Mitigations', id, { ProcessPath: '\\Device\\HarddiskVolume3\\Program Files\\Adobe\\Acrobat DC\\Acrobat\\Acrobat.exe', ProcessCommandLine: '"Acrobat.exe" --type=renderer', ChildImagePath: image, ChildCommandLine: 'cmd.exe /c start powershell' });
+    expect(found([child(4, '\\Device\\HarddiskVolume3\\Windows\\System32\\cmd.exe')]).get(BLOCKED)).toEqual({ level: 'high', tactics: ['execution'] });
+    expect(titles(child(3, '\\Device\\HarddiskVolume3\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe'))).toContain(BLOCKED);
+    expect(titles(child(4, '\\Device\\HarddiskVolume3\\Windows\\splwow64.exe'))).not.toContain(BLOCKED);
+  });
+
   it('Credential Manager reads that returned nothing are left out of the 5379 rule', () => {
     const CM = 'Credential Manager Credentials Read Or Backed Up';
     const read = (count: number): Ev => S(5379, { SubjectUserName: 'alice', TargetName: 'Domain:target=TERMSRV/srv02', Type: 2, CountOfCredentialsReturned: count, ReadOperation: '%%8100', ReturnCode: 0 });
