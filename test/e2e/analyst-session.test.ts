@@ -108,6 +108,7 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     await page.getByTestId('send-to-new').check();
     await page.keyboard.press('Control+Enter');
     await page.getByTestId('send-to-done').waitFor({ timeout: 30_000 });
+    await waitForExpression(page, `document.activeElement?.getAttribute('data-testid') === 'send-to-open'`);
     expect(await focused(page)).toContain('send-to-open');
     await page.screenshot({ path: path.join(SHOTS, 'analyst-send-to-done.png') });
     await page.keyboard.press('Enter');
@@ -154,6 +155,7 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     expect(await page.getByTestId('send-to-caseassess').isChecked()).toBe(true);
     await page.keyboard.press('Control+Enter');
     await page.getByTestId('send-to-done').waitFor({ timeout: 30_000 });
+    await waitForExpression(page, `document.activeElement?.getAttribute('data-testid') === 'send-to-open'`);
     expect(await focused(page)).toContain('send-to-open');
     await page.keyboard.press('Enter');
     const sources = page.getByTestId('case-sources');

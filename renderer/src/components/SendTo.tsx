@@ -1,6 +1,6 @@
 // "Send to Assessment / Send to ACH": a button and a small dialog (target service, an existing case or matrix or a new one, a preview of
 // what goes), then the receiving service appends the techniques and indicators as evidence with their source and link back.
-import { useContext, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useContext, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { SendFindingResponse } from '../../../engines/core/contracts/findings';
 import type { ApiError} from '../api/client';
 import { type ApiClient, asApiError, itemsOf } from '../api/client';
@@ -86,9 +86,10 @@ export function SendToDialog({ client, finding, initial = 'caseassess', onClose 
   const [done, setDone] = useState<SendFindingResponse | null>(null);
 
   // The send button gives way to "Open in …" once sent, and every choice above it is disabled: that button takes the
-  // focus (from wherever in the dialog it was), so Enter opens the result.
+  // focus (from wherever in the dialog it was), so Enter opens the result: in the same commit that shows it, before a
+  // key pressed next can reach anything else.
   const openButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (done) openButton.current?.focus({ preventScroll: true });
   }, [done]);
 
