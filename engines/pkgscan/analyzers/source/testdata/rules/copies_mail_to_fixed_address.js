@@ -9,6 +9,12 @@ export function buildMessage(args, config) {
   return msg;
 }
 
+export function glued(msg) {
+  // ruleid: copies_mail_to_fixed_address
+  msg['B' + 'cc'] = RECON;
+  return msg;
+}
+
 export function auditCopy(msg) {
   // ruleid: copies_mail_to_fixed_address
   return { ...msg, bcc: 'archive@mail-journal-store.net' };
