@@ -130,19 +130,24 @@ export function bytesText(b: Buffer): string {
 const MAX_INFLATED = 1024 * 1024;
 
 /**
- * The text of zlib- or gzip-compressed bytes (a base64 literal of `zlib.compress(code)`, a gzip stage), or null when
- * the bytes are not such a stream (their header does not say so, or they do not inflate).
+ * zlib- or gzip-compressed bytes inflated (a base64 literal of `zlib.compress(code)`, a gzip stage; at most 1 MiB), or
+ * null when the bytes are not such a stream (their header does not say so, or they do not inflate).
  */
-export function inflatedText(b: Buffer): string | null {
+export function inflatedBytes(b: Buffer): Buffer | null {
   const zlibHeader = b.length > 8 && b[0] === 0x78 && (((b[0] << 8) | (b[1] ?? 0)) % 31 === 0);
   const gzipHeader = b.length > 18 && b[0] === 0x1f && b[1] === 0x8b;
   if (!zlibHeader && !gzipHeader) return null;
   try {
-    const out = zlibHeader ? inflateSync(b, { maxOutputLength: MAX_INFLATED }) : gunzipSync(b, { maxOutputLength: MAX_INFLATED });
-    return bytesText(out);
+    return zlibHeader ? inflateSync(b, { maxOutputLength: MAX_INFLATED }) : gunzipSync(b, { maxOutputLength: MAX_INFLATED });
   } catch {
     return null;
   }
+}
+
+/** The text of zlib- or gzip-compressed bytes, or null (inflatedBytes). */
+function inflatedText(b: Buffer): string | null {
+  const out = inflatedBytes(b);
+  return out === null ? null : bytesText(out);
 }
 
 /** Files that hold saved Python objects: pickles (joblib, dill, pandas), NumPy arrays, PyTorch and other checkpoints. */

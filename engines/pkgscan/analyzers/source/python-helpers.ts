@@ -2,8 +2,7 @@
 // zlib.decompress(base64.b85decode(s[::-1]))`, modules reached through `__import__("zlib")` too), and each call of
 // it with a literal read as the text it returns. A loader that keeps its payload behind its own decoder is read as the
 // program it runs, whatever chain of base64, base85, base32, hex, zlib/gzip and turning round it is built from.
-import { gunzipSync, inflateSync } from 'node:zlib';
-import { bytesText, readable, reversed, type DecodedText } from './decoded.js';
+import { bytesText, inflatedBytes, readable, reversed, type DecodedText } from './decoded.js';
 
 /** `_ = lambda s: BODY` and `def d(s): return BODY` on one line or over two. */
 const HELPER = /^[ \t]*(?:([A-Za-z_]\w{0,40})[ \t]*=[ \t]*lambda[ \t]+([A-Za-z_]\w{0,40})[ \t]*:[ \t]*([^\n]{1,300})|def[ \t]+([A-Za-z_]\w{0,40})[ \t]*\([ \t]*([A-Za-z_]\w{0,40})[ \t]*\)[ \t]*:[ \t]*(?:\n[ \t]+)?return[ \t]+([^\n]{1,300}))$/gm;
@@ -150,11 +149,7 @@ function applied(literal: string, steps: readonly Step[]): Buffer | null {
         b = a85decode(text);
         break;
       case 'inflate':
-        try {
-          b = b[0] === 0x1f && b[1] === 0x8b ? gunzipSync(b, { maxOutputLength: MAX_OUTPUT }) : inflateSync(b, { maxOutputLength: MAX_OUTPUT });
-        } catch {
-          b = null;
-        }
+        b = inflatedBytes(b);
         break;
     }
   }
