@@ -105,16 +105,17 @@ describe('metadata analyzer', () => {
     const broken = await analyzeMetadata(releaseOf('npm', { 'package.json': '{"binary": {"host": "http://1.2.3.4"', 'index.js': '' }), ctx);
     expect(broken.findings.some((x) => x.code === 'prebuilt_binary_host')).toBe(false);
   });
-  it("source code under a compiled module's name (.node, .so, .pyd) is high, and the source rules read it; a real binary, a linker script and an LFS pointer are not", async () => {
+  it("source code under a compiled module's name (.node, .so, .pyd) or a binary format's (.woff2) is high, and the source rules read it; a real binary, a linker script and an LFS pointer are not", async () => {
     const js = "var h = require('https');\nmodule.exports = { tokenize: function (s) { return s.split(' '); } };\n";
     const py = 'import json as _j\n\ndef dumps(o):\n    return _j.dumps(o)\n';
     const elf = new Uint8Array(128);
     elf.set([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]);
-    const r = releaseOf('pypi', { 'a/__init__.py': '', 'build/Release/fxp.node': js, 'a/_speedups.cpython-311-x86_64-linux-gnu.so': py, 'a/_real.so': elf, 'lib/libc.so': '/* GNU ld script */\nGROUP ( libc.so.6 )\n', 'lib/big.so': 'version https://git-lfs.github.com/spec/v1\noid sha256:abc\nsize 12\n' });
+    const r = releaseOf('pypi', { 'a/__init__.py': '', 'build/Release/fxp.node': js, 'a/_speedups.cpython-311-x86_64-linux-gnu.so': py, 'a/_real.so': elf, 'lib/libc.so': '/* GNU ld script */\nGROUP ( libc.so.6 )\n', 'lib/big.so': 'version https://git-lfs.github.com/spec/v1\noid sha256:abc\nsize 12\n', 'public/fonts/inter-var.woff2': js, 'assets/real.woff2': new Uint8Array([0x77, 0x4f, 0x46, 0x32, 0, 1, 0, 0]) });
     const found = (await analyzeMetadata(r, ctx)).findings.filter((x) => x.code === 'source_as_native_module');
     expect(found.map((x) => [x.file, x.severity, /JavaScript|Python/.exec(x.title)?.[0]])).toEqual([
       ['build/Release/fxp.node', 'high', 'JavaScript'],
       ['a/_speedups.cpython-311-x86_64-linux-gnu.so', 'high', 'Python'],
+      ['public/fonts/inter-var.woff2', 'high', 'JavaScript'],
     ]);
   });
   it("a command named after an everyday system command is high, unless the package is that tool", async () => {

@@ -163,7 +163,7 @@ export function analyzeMetadata(release: PackageRelease, ctx: AnalyzerContext): 
   for (const file of release.files) {
     const source = file.data === undefined ? null : sourceInCompiledName(file.path, file.data);
     if (source !== null) {
-      out.push(f('source_as_native_module', 'high', `A compiled module's file holds ${source === 'python' ? 'Python' : 'JavaScript'} source (a loader runs it when loading it as a module fails)`, file.path, 'obfuscation', file.path, 'T1036.008'));
+      out.push(f('source_as_native_module', 'high', `A compiled module's or binary format's file (a font, an image, an archive) holds ${source === 'python' ? 'Python' : 'JavaScript'} source (a loader runs it when loading it as a module fails, or a script runs it by name)`, file.path, 'obfuscation', file.path, 'T1036.008'));
       continue;
     }
     const kind = magic(file.data);

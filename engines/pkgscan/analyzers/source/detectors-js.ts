@@ -96,6 +96,12 @@ function taintedNames(code: string, ast: acorn.Node): Set<string> {
     const a = n as AnyNode;
     if (n.type === 'VariableDeclarator' && a['init'] && (a['id'] as AnyNode).type === 'Identifier') assigns.push({ name: String((a['id'] as AnyNode)['name']), value: a['init'] as acorn.Node });
     if (n.type === 'AssignmentExpression' && (a['left'] as AnyNode).type === 'Identifier') assigns.push({ name: String((a['left'] as AnyNode)['name']), value: a['right'] as acorn.Node });
+    // `chunks.push(d)` in a data listener: the array holds what it is handed (then `Buffer.concat(chunks)`)
+    if (n.type === 'CallExpression') {
+      const callee = a['callee'] as AnyNode;
+      const target = callee.type === 'MemberExpression' && callee['computed'] !== true ? (callee['object'] as AnyNode) : null;
+      if (target?.type === 'Identifier' && node(callee['property'] as acorn.Node)['name'] === 'push') for (const arg of (a['arguments'] as acorn.Node[] | undefined) ?? []) assigns.push({ name: String(target['name']), value: arg });
+    }
   });
   const tainted = new Set<string>();
   // functions that decode and return: `function sify(d) { return Buffer.from(d, 'hex').toString() }`
@@ -308,6 +314,8 @@ const JS_NET_TEXT = /\b(?:fetch|axios(?:\.\w+)?|got(?:\.\w+)?|https?\s*\.\s*get|
  * 'node-fetch'`): destructured names (1, 3) or the whole module (2, 4).
  */
 const NET_MODULE_BINDING = /\b(?:const|let|var)\s+(?:\{([^}]{1,200})\}|([A-Za-z_$][\w$]*))\s*=\s*require\s*\(\s*['"`](?:undici|node-fetch|cross-fetch|isomorphic-fetch|make-fetch-happen|phin|bent|ky|minipass-fetch)['"`]\s*\)|\bimport\s+(?:\{([^}]{1,200})\}|([A-Za-z_$][\w$]*))\s+from\s+['"`](?:undici|node-fetch|cross-fetch|isomorphic-fetch|make-fetch-happen|phin|bent|ky|minipass-fetch)['"`]/g;
+/** `const g = globalThis.fetch` (or `window.`, `global.`, `self.`), not a call of it. */
+const FETCH_ALIAS = /\b(?:const|let|var)[ \t]{1,8}([A-Za-z_$][\w$]{0,40})[ \t]{0,8}=[ \t]{0,8}(?:globalThis|window|global|self)[ \t]{0,8}\.[ \t]{0,8}fetch\b(?![ \t]{0,8}\()/g;
 /** Events that hand a listener received data. */
 const JS_DATA_EVENT = /^['"`](?:data|end|message|response)['"`]$/;
 /** A check of a URL against the page's own origin. */
@@ -345,6 +353,8 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
     const whole = m[2] ?? m[4];
     if (whole !== undefined) clientNames.add(whole);
   }
+  // fetch itself under a name of the file's own (`const g = globalThis.fetch`)
+  for (const m of code.matchAll(FETCH_ALIAS)) if (m[1] !== undefined) clientNames.add(m[1]);
   const clientCall = clientNames.size > 0 ? new RegExp(`(?<![\\w$.])(?:${[...clientNames].slice(0, 20).map((x) => x.replace(/\$/g, '\\$')).join('|')})\\s*\\(`) : null;
   const netText = (t: string): boolean => JS_NET_TEXT.test(t) || (clientCall !== null && clientCall.test(t));
   // callbacks that receive fetched data: their parameter names, within their text
@@ -360,7 +370,7 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
     // hands data: an obfuscator hides the names it writes that way)
     const listener = /\.(?:on|once|addListener|addEventListener)$/.test(name) && !/^process\d*\./.test(name) && first !== undefined && ((first.type === 'Literal' && JS_DATA_EVENT.test(src(code, first))) || first.type === 'CallExpression' || (first.type === 'MemberExpression' && first['computed'] === true));
     const callee = node(n)['callee'] as AnyNode;
-    const thenOfFetch = /\.then$/.test(name) && callee.type === 'MemberExpression' && JS_NET_TEXT.test(src(code, callee['object'] as acorn.Node));
+    const thenOfFetch = /\.then$/.test(name) && callee.type === 'MemberExpression' && netText(src(code, callee['object'] as acorn.Node));
     if (!listener && !thenOfFetch && !JS_NET_CALLEE.test(name) && !fetchers.has(name)) return;
     for (const a of args) {
       if (a.type !== 'FunctionExpression' && a.type !== 'ArrowFunctionExpression') continue;
@@ -378,6 +388,12 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
     // `const { data } = await axios.get(u)`: each name of a destructuring pattern
     if (n.type === 'VariableDeclarator' && a['init']) for (const id of identifiersIn(a['id'] as acorn.Node)) assigns.push({ name: id, value: a['init'] as acorn.Node });
     if (n.type === 'AssignmentExpression' && (a['left'] as AnyNode).type === 'Identifier') assigns.push({ name: String((a['left'] as AnyNode)['name']), value: a['right'] as acorn.Node });
+    // `chunks.push(d)` in a data listener: the array holds what it is handed (then `Buffer.concat(chunks)`)
+    if (n.type === 'CallExpression') {
+      const callee = a['callee'] as AnyNode;
+      const target = callee.type === 'MemberExpression' && callee['computed'] !== true ? (callee['object'] as AnyNode) : null;
+      if (target?.type === 'Identifier' && node(callee['property'] as acorn.Node)['name'] === 'push') for (const arg of (a['arguments'] as acorn.Node[] | undefined) ?? []) assigns.push({ name: String(target['name']), value: arg });
+    }
     // `for (const step of manifest.steps)`: each name takes an item of what it goes over
     if (n.type === 'ForOfStatement') for (const id of identifiersIn(a['left'] as acorn.Node)) assigns.push({ name: id, value: a['right'] as acorn.Node });
   });

@@ -9,6 +9,7 @@ import { aliasedView, rewrittenView, type AliasedView, sinkAliasEdits } from './
 import { assembledAddresses, turnedLiteralEdits, xoredLiterals } from './assembled.js';
 import { pythonHelperTexts } from './python-helpers.js';
 import { pythonIndirectionEdits } from './py-indirection.js';
+import { folderOpenCommands, TASKS_FILE } from './editor-tasks.js';
 import { runsAtImport, usesAtImport } from './import-time.js';
 import { argvEdits } from './argv.js';
 import { builtinsAliasEdits, moduleAliasEdits } from './builtins.js';
@@ -323,6 +324,9 @@ function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding
       shebangLanguage(f.path, decode(f.data.subarray(0, 200))) ??
       sourceInCompiledName(f.path, f.data);
     const pickled = language === null || language === 'pth' ? (pickleInData(f.path, f.data) ?? lambdaInData(f.path, f.data)) : null;
+    // a shipped VS Code task file's folder-open commands: run when the project is opened, read as an install hook's are
+    if (TASKS_FILE.test(f.path) && f.data.length <= MAX_SCAN_BYTES)
+      for (const c of folderOpenCommands(decode(f.data))) units.push({ file: f.path, language: 'shell', text: c.command, installTime: true, lineBase: c.line, auxiliary: false });
     // programs kept in a table's base64 cells, read as the programs they are (f.data bounded as the other sources are)
     if (language === null && pickled === null && f.data.length <= MAX_SCAN_BYTES)
       for (const c of codeInTable(f.path, f.data)) units.push({ file: f.path, language: c.language, text: c.text, installTime: false, lineBase: c.line, auxiliary: AUXILIARY.test(f.path) && !loaded.has(f.path), decoded: true });

@@ -43,6 +43,12 @@ export function languageOf(filePath: string): SourceLanguage | null {
 
 /** A compiled module's name: a Node addon, a Python extension module, a shared library. */
 const COMPILED_MODULE = /\.(?:node|pyd|so(?:\.\d{1,4}){0,3}|dylib|dll)$/i;
+/**
+ * Names of binary formats (fonts, images, media, archives, WebAssembly): real ones hold zero bytes in their first
+ * kilobytes; one that is text with code in it is a program kept under a name nobody reads (`require('./fonts/inter-var.woff2')`,
+ * `node src/assets/fonts/Poppins-Regular.ttf` in a script).
+ */
+const BINARY_NAME = /\.(?:woff2?|ttf|otf|eot|png|jpe?g|gif|bmp|ico|webp|tiff?|mp3|mp4|wav|ogg|webm|pdf|zip|gz|tgz|bz2|xz|7z|rar|jar|wasm|exe)$/i;
 /** Text a compiled module's name may honestly hold: a GNU linker script (libc.so), a Git LFS pointer. */
 const HONEST_TEXT = /^\s*(?:\/\*\s*GNU ld script|(?:INPUT|GROUP|OUTPUT_FORMAT)\s*\(|version https:\/\/git-lfs\.github\.com\/spec\/)/;
 const PYTHON_LINE = /^[ \t]*(?:import[ \t]+\w|from[ \t]+[\w.]+[ \t]+import\b|def[ \t]+\w+[ \t]*\(|class[ \t]+\w+[ \t]*[:(])/m;
@@ -51,13 +57,13 @@ const JS_SIGN = /\brequire\s*\(|\bmodule\.exports\b|\bexports\.\w|\bfunction\b\s
 const JS_ONLY = /\brequire\s*\(|\bmodule\.exports\b|\bfunction\b\s*(?:[\w$]{1,60}\s*)?\(/;
 
 /**
- * The language of source code kept under a compiled module's name (`fxp_native.node` that is JavaScript,
+ * The language of source code kept under a compiled module's name or a binary format's (`fxp_native.node` that is JavaScript,
  * `_speedups.cpython-311-x86_64-linux-gnu.so` that is Python): a loader reads it back and runs it when loading it as
  * a module fails, as it must; a reader of the file list sees a native build. Null for a real binary (its header
  * holds zero bytes), a linker script, an LFS pointer or text that is no code.
  */
 export function sourceInCompiledName(filePath: string, data: Uint8Array): SourceLanguage | null {
-  if (!COMPILED_MODULE.test(filePath) || data.length === 0 || data.length > MAX_SCAN_BYTES) return null;
+  if (!(COMPILED_MODULE.test(filePath) || BINARY_NAME.test(filePath)) || data.length === 0 || data.length > MAX_SCAN_BYTES) return null;
   const head = data.subarray(0, 4096);
   if (head.includes(0)) return null;
   const text = Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8');
