@@ -6,3 +6,6 @@ const METAMASK_ID = 'nkbihfbeogaeaoehlefnkodbefgpgknn';
 // ruleid: reads_wallet_stores
 const vault = path.join(home, 'AppData/Local/Google/Chrome/User Data/Default/Local Extension Settings/nkbihfbeogaeaoehlefnkodbefgpgknn');
 module.exports.extra = { METAMASK_ID, vault };
+// ok: reads_wallet_stores
+const DEEPLINK = 'chrome-extension://nkbihfbeogaeaoehlefnkodbefgpgknn/home.html';
+module.exports.link = DEEPLINK;
