@@ -207,6 +207,9 @@ export function codeInTable(filePath: string, data: Uint8Array): { language: 'py
   const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1');
   const out: { language: 'python' | 'javascript'; text: string; line: number }[] = [];
   let cells = 0;
+  // lines counted forwards from the last cell read, not from the start each time
+  let counted = 0;
+  let line = 0;
   for (const m of text.matchAll(BASE64_CELL)) {
     if (++cells > MAX_TABLE_CELLS || out.length >= MAX_DECODED_PER_FILE) break;
     const raw = Buffer.from(m[0], 'base64');
@@ -214,7 +217,10 @@ export function codeInTable(filePath: string, data: Uint8Array): { language: 'py
     const decoded = bytesText(bytes);
     if (!readable(decoded)) continue;
     const language = PYTHON_CODE.test(decoded) ? 'python' : JS_CODE.test(decoded) ? 'javascript' : null;
-    if (language !== null) out.push({ language, text: decoded, line: text.slice(0, m.index).split('\n').length - 1 });
+    if (language === null) continue;
+    for (let i = text.indexOf('\n', counted); i !== -1 && i < m.index; i = text.indexOf('\n', i + 1)) line++;
+    counted = m.index;
+    out.push({ language, text: decoded, line });
   }
   return out;
 }
