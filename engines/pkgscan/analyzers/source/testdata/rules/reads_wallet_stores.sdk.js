@@ -9,3 +9,6 @@ module.exports.extra = { METAMASK_ID, vault };
 // ok: reads_wallet_stores
 const DEEPLINK = 'chrome-extension://nkbihfbeogaeaoehlefnkodbefgpgknn/home.html';
 module.exports.link = DEEPLINK;
+// ok: reads_wallet_stores
+const STORE = 'https://chromewebstore.google.com/detail/metamask/nkbihfbeogaeaoehlefnkodbefgpgknn';
+module.exports.store = STORE;
