@@ -45,13 +45,15 @@ describe('Python indirection', () => {
     expect(v.split('\n')).toHaveLength(code.split('\n').length);
   });
 
-  it('leaves helpers that do anything else, unprintable codes, lookups of computed names and names bound twice', () => {
+  it('leaves helpers that do anything else, unprintable codes, lookups of computed names and names bound twice or also a parameter', () => {
     expect(pythonIndirectionEdits(`f = lambda *a: "".join(map(chr, a)).upper()\nf(${codes('nt')})\n`)).toEqual([]);
     expect(pythonIndirectionEdits(`f = lambda *a: "".join(map(chr, a))\nf(1, 2, 3)\nf(x, 104)\n`)).toEqual([]);
     expect(pythonIndirectionEdits('g = getattr(obj, name)\nh = getattr(__import__(mod), "x")\n')).toEqual([]);
     const twice = view('t = getattr(__import__("os"), "system")\nt = print\nt("x")\n');
     expect(twice).toContain('t = os.system\nt = print\nt("x")');
     expect(view('s = getattr(__import__("os"), "path")\ns.x = 1\nq = "s("\n')).toContain('q = "s("');
+    const param = view('t = getattr(__import__("os"), "system")\ndef run(t):\n    return t("x")\n');
+    expect(param).toContain('return t("x")');
   });
 
   it('stays bounded on many calls, long lines, unclosed calls and large input', () => {

@@ -28,6 +28,8 @@ const LOOKUP_BODY = /^getattr\((?:__import__\(\uE001(?:,[^()]{0,80})?\)|importli
 const CALL = /(?<![\w.])([A-Za-z_]\w{0,40}|(['"])\2[ \t]{0,8}\.[ \t]{0,8}join)[ \t]{0,8}\(/g;
 /** An assignment's head: the name assigned. */
 const ASSIGNED = /^[ \t]*([A-Za-z_]\w{0,40})[ \t]*=(?!=)/gm;
+/** The parameter lists of functions and lambdas (`def f(a, b=1):`, `lambda a, *b:`). */
+const PARAMETERS = /\bdef[ \t]+[A-Za-z_]\w{0,40}[ \t]*\(([^)\n]{0,200})\)|\blambda\b([^:\n]{0,120}):/g;
 /** A name read as a function, a table or a module. */
 const NAME_USE = /(?<![\w.'"])([A-Za-z_]\w{0,40})(?=[ \t]{0,4}[(.[])/g;
 
@@ -220,6 +222,8 @@ export function pythonIndirectionEdits(code: string): Edit[] {
   // names bound once to a lookup: `_t = __("urllib.request", "urlopen")`, read as the target at their uses
   const assignments = new Map<string, number>();
   for (const a of code.matchAll(ASSIGNED)) assignments.set(a[1]!, (assignments.get(a[1]!) ?? 0) + 1);
+  // a parameter of that name anywhere (`def f(_t):`, `lambda _t:`) is another binding: such names are left as written
+  for (const p of code.matchAll(PARAMETERS)) for (const w of (p[1] ?? p[2] ?? '').match(/[A-Za-z_]\w{0,40}/g) ?? []) assignments.set(w, (assignments.get(w) ?? 0) + 2);
   for (const b of code.matchAll(BINDING)) {
     const name = b[1]!;
     const valueAt = b.index + b[0].indexOf('=', b[0].indexOf(name) + name.length) + 1;
