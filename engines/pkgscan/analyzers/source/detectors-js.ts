@@ -89,6 +89,16 @@ function identifiersIn(n: acorn.Node): string[] {
   return out;
 }
 
+/** `arr.push(x, y)`: each argument as a value the array is given, under the array's name. */
+function pushedInto(n: acorn.Node): { name: string; value: acorn.Node }[] {
+  if (n.type !== 'CallExpression') return [];
+  const a = node(n);
+  const callee = a['callee'] as AnyNode;
+  const target = callee.type === 'MemberExpression' && callee['computed'] !== true ? (callee['object'] as AnyNode) : null;
+  if (target?.type !== 'Identifier' || node(callee['property'] as acorn.Node)['name'] !== 'push') return [];
+  return ((a['arguments'] as acorn.Node[] | undefined) ?? []).map((value) => ({ name: String(target['name']), value }));
+}
+
 /** Names assigned from a decoded value (two rounds of propagation: `a = atob(x); b = a + ''`). */
 function taintedNames(code: string, ast: acorn.Node): Set<string> {
   const assigns: { name: string; value: acorn.Node }[] = [];
@@ -97,11 +107,7 @@ function taintedNames(code: string, ast: acorn.Node): Set<string> {
     if (n.type === 'VariableDeclarator' && a['init'] && (a['id'] as AnyNode).type === 'Identifier') assigns.push({ name: String((a['id'] as AnyNode)['name']), value: a['init'] as acorn.Node });
     if (n.type === 'AssignmentExpression' && (a['left'] as AnyNode).type === 'Identifier') assigns.push({ name: String((a['left'] as AnyNode)['name']), value: a['right'] as acorn.Node });
     // `chunks.push(d)` in a data listener: the array holds what it is handed (then `Buffer.concat(chunks)`)
-    if (n.type === 'CallExpression') {
-      const callee = a['callee'] as AnyNode;
-      const target = callee.type === 'MemberExpression' && callee['computed'] !== true ? (callee['object'] as AnyNode) : null;
-      if (target?.type === 'Identifier' && node(callee['property'] as acorn.Node)['name'] === 'push') for (const arg of (a['arguments'] as acorn.Node[] | undefined) ?? []) assigns.push({ name: String(target['name']), value: arg });
-    }
+    assigns.push(...pushedInto(n));
   });
   const tainted = new Set<string>();
   // functions that decode and return: `function sify(d) { return Buffer.from(d, 'hex').toString() }`
@@ -389,11 +395,7 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
     if (n.type === 'VariableDeclarator' && a['init']) for (const id of identifiersIn(a['id'] as acorn.Node)) assigns.push({ name: id, value: a['init'] as acorn.Node });
     if (n.type === 'AssignmentExpression' && (a['left'] as AnyNode).type === 'Identifier') assigns.push({ name: String((a['left'] as AnyNode)['name']), value: a['right'] as acorn.Node });
     // `chunks.push(d)` in a data listener: the array holds what it is handed (then `Buffer.concat(chunks)`)
-    if (n.type === 'CallExpression') {
-      const callee = a['callee'] as AnyNode;
-      const target = callee.type === 'MemberExpression' && callee['computed'] !== true ? (callee['object'] as AnyNode) : null;
-      if (target?.type === 'Identifier' && node(callee['property'] as acorn.Node)['name'] === 'push') for (const arg of (a['arguments'] as acorn.Node[] | undefined) ?? []) assigns.push({ name: String(target['name']), value: arg });
-    }
+    assigns.push(...pushedInto(n));
     // `for (const step of manifest.steps)`: each name takes an item of what it goes over
     if (n.type === 'ForOfStatement') for (const id of identifiersIn(a['left'] as acorn.Node)) assigns.push({ name: id, value: a['right'] as acorn.Node });
   });
