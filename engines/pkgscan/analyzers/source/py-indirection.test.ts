@@ -45,6 +45,22 @@ describe('Python indirection', () => {
     expect(v.split('\n')).toHaveLength(code.split('\n').length);
   });
 
+  it('reads codes XORed with a one-byte key, statements joined by `;`, and a name bound once to __import__', () => {
+    const xored = (t: string, k: number): string => [...t].map((c) => c.charCodeAt(0) ^ k).join(',');
+    const line = `_O=0x3c;_l=lambda _s:''.join(map(chr,[_c^_O for _c in _s]));_I=__import__`;
+    const v = view(`${line}\ngetattr(_I(_l([${xored('subprocess', 0x3c)}])),_l([${xored('Popen', 0x3c)}]))(c)\nu = _l([${xored('http://203.0.113.7/a', 0x3c)}])\nm = _I("zlib")\n`);
+    expect(v).toContain('subprocess.Popen(c)');
+    expect(v).toContain("u = 'http://203.0.113.7/a'");
+    expect(v).toContain('m = __import__("zlib")');
+    // the key written in the helper, on either side of `^`, in the generator form
+    expect(view(`def d(v): return "".join(chr(90 ^ x) for x in v)\nx = d([${xored('curl -s', 90)}])\n`)).toContain("x = 'curl -s'");
+    // a key bound twice, or XORed with something other than the loop's variable, is not read
+    expect(pythonIndirectionEdits(`K = 7\nK = 9\nf = lambda s: "".join(map(chr, [c ^ K for c in s]))\nf([${xored('abcdef', 7)}])\n`)).toEqual([]);
+    expect(pythonIndirectionEdits(`f = lambda s: "".join(map(chr, [c ^ y for c in s]))\nf([${xored('abcdef', 7)}])\n`)).toEqual([]);
+    // a name bound to __import__ and bound again is left as written
+    expect(view('_I = __import__\n_I = print\n_I("x")\n')).toContain('_I("x")');
+  });
+
   it('leaves helpers that do anything else, unprintable codes, lookups of computed names and names bound twice or also a parameter', () => {
     expect(pythonIndirectionEdits(`f = lambda *a: "".join(map(chr, a)).upper()\nf(${codes('nt')})\n`)).toEqual([]);
     expect(pythonIndirectionEdits(`f = lambda *a: "".join(map(chr, a))\nf(1, 2, 3)\nf(x, 104)\n`)).toEqual([]);

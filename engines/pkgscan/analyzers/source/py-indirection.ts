@@ -2,16 +2,23 @@
 // (`_(110, 116)` through `_ = lambda *a: "".join(map(chr, a))`, `"".join(map(chr, [104, 116]))`, `bytes([...]).decode()`),
 // pieces of such text glued with `+`, attributes looked up by name (`getattr(__import__("subprocess"), "Popen")`, or
 // through a helper `__ = lambda m, *p: getattr(__import__(m, fromlist=[p[0]]), p[0])`), and names bound once to such a
-// lookup (`_t = __("urllib.request", "urlopen")`, then `_t(url)`). The rules are written against `subprocess.Popen(`
-// and literal addresses; these edits let them read a dropper that spells every name in numbers as if it did not.
+// lookup (`_t = __("urllib.request", "urlopen")`, then `_t(url)`). Codes XORed with a one-byte key written in the helper
+// or bound once to a name (`_l = lambda s: "".join(map(chr, [c ^ _K for c in s]))`) are read with that key, and a name
+// bound once to `__import__` (`_I = __import__`) is read as it. Statements joined by `;` on one line count as lines.
+// The rules are written against `subprocess.Popen(` and literal addresses; these edits let them read a dropper that
+// spells every name in numbers as if it did not.
 import type { Edit } from './aliases.js';
 
 const MAX_TEXT = 4 * 1024 * 1024;
 const MAX_EDITS = 200;
 const MAX_CALL = 2000;
 
-/** `NAME = lambda ARGS: BODY` or `def NAME(ARGS): return BODY` (on one line or over two). */
-const HELPER = /^[ \t]*(?:([A-Za-z_]\w{0,40})[ \t]*=[ \t]*lambda[ \t]+([^:\n]{1,60}):[ \t]*([^\n]{1,200})|def[ \t]+([A-Za-z_]\w{0,40})[ \t]*\(([^)\n]{1,60})\)[ \t]*:[ \t]*(?:\n[ \t]+)?return[ \t]+([^\n]{1,200}))$/gm;
+/** `NAME = lambda ARGS: BODY` or `def NAME(ARGS): return BODY` (on one line or over two), as a line or a statement between `;`. */
+const HELPER = /(?:^|;)[ \t]*(?:([A-Za-z_]\w{0,40})[ \t]*=[ \t]*lambda[ \t]{1,8}([^:\n; \t][^:\n;]{0,59}):[ \t]{0,8}([^\n; \t][^\n;]{0,199})|def[ \t]{1,8}([A-Za-z_]\w{0,40})[ \t]{0,8}\(([^)\n;]{1,60})\)[ \t]{0,8}:[ \t]{0,8}(?:\n[ \t]{1,16})?return[ \t]{1,8}([^\n; \t][^\n;]{0,199}))(?=;|$)/gm;
+/** `NAME = 0x3c` or `NAME = __import__`, as a line or a statement between `;`: a one-byte key, or the import function under another name. */
+const CONSTANT = /(?:^|;)[ \t]*([A-Za-z_]\w{0,40})[ \t]*=[ \t]*(0x[0-9a-fA-F]{1,2}|\d{1,3}|__import__)[ \t]*(?=;|$|#)/gm;
+/** A helper body joining codes XORed with a key (the parameter written as \uE001, white space kept only between words): `"".join(map(chr,[c^K for c in \uE001]))`, `"".join(chr(c^K)for c in \uE001)`. */
+const XOR_BODY = /^(['"])\1\.join\((?:map\(chr,\[(\w+)\^(\w+) for (\w+) in \uE001\]\)|\[?chr\((\w+)\^(\w+)\)for (\w+) in \uE001\]?)\)$/;
 /** A quoted literal without escapes. */
 const QUOTED = /^[rbuRBU]{0,2}(['"])([^'"\\\n]{0,400})\1$/;
 /** One small integer, decimal or hex. */
@@ -26,8 +33,8 @@ const CODES_BODY = /^(?:(['"])\1\.join\((?:map\(chr,\uE001\)|\[?chr\((\w+)\)for\
 const LOOKUP_BODY = /^getattr\((?:__import__\(\uE001(?:,[^()]{0,80})?\)|importlib\.import_module\(\uE001\)),\uE002\)$/;
 /** A name followed by `(`, or `"".join(`: the calls read. */
 const CALL = /(?<![\w.])([A-Za-z_]\w{0,40}|(['"])\2[ \t]{0,8}\.[ \t]{0,8}join)[ \t]{0,8}\(/g;
-/** An assignment's head: the name assigned. */
-const ASSIGNED = /^[ \t]*([A-Za-z_]\w{0,40})[ \t]*=(?!=)/gm;
+/** An assignment's head (a line's or a statement's after `;`): the name assigned. */
+const ASSIGNED = /(?:^|;)[ \t]*([A-Za-z_]\w{0,40})[ \t]*=(?!=)/gm;
 /** The parameter lists of functions and lambdas (`def f(a, b=1):`, `lambda a, *b:`). */
 const PARAMETERS = /\bdef[ \t]+[A-Za-z_]\w{0,40}[ \t]*\(([^)\n]{0,200})\)|\blambda\b([^:\n]{0,120}):/g;
 /** A name read as a function, a table or a module. */
@@ -37,9 +44,31 @@ const NAME_USE = /(?<![\w.'"])([A-Za-z_]\w{0,40})(?=[ \t]{0,4}[(.[])/g;
 const BINDING = /^[ \t]*([A-Za-z_]\w{0,40})[ \t]*=(?!=)[ \t]*([^\n]{1,300}?)[ \t]*$/gm;
 
 type HelperKind = 'codes-varargs' | 'codes-list' | 'lookup';
+interface Codes {
+  readonly kind: 'codes-varargs' | 'codes-list';
+  /** The one-byte key each code is XORed with (0: none). */
+  readonly key: number;
+}
+
+/** A helper joining character codes XORed with a key: the key, given as a number or a name bound once to one, or null. */
+function xorKey(param: string, body: string, keys: ReadonlyMap<string, number>): number | null {
+  // the parameter written as a mark, white space kept only between words (`for c in \uE001`)
+  const written = body
+    .replace(/[A-Za-z_]\w*/g, (w) => (w === param ? '\uE001' : w))
+    .replace(/\s+/g, ' ')
+    .replace(/ ?([^\w\s\uE001]) ?/g, '$1')
+    .trim();
+  const m = XOR_BODY.exec(written);
+  if (m === null) return null;
+  const [x, y, loop] = m[2] !== undefined ? [m[2], m[3]!, m[4]!] : [m[5]!, m[6]!, m[7]!];
+  if (x !== loop && y !== loop) return null;
+  const k = x === loop ? y : x;
+  const v = /^(?:0x[0-9a-fA-F]{1,2}|\d{1,3})$/.test(k) ? Number(k) : keys.get(k);
+  return v !== undefined && v > 0 && v <= 255 ? v : null;
+}
 
 /** What a helper's body does with its parameters, or null when it does anything else. */
-function helperKind(params: string, body: string): HelperKind | null {
+function helperKind(params: string, body: string, keys: ReadonlyMap<string, number>): { kind: HelperKind; key: number } | null {
   const ps = params.split(',').map((p) => {
     const eq = p.indexOf('=');
     return (eq === -1 ? p : p.slice(0, eq)).trim();
@@ -50,25 +79,27 @@ function helperKind(params: string, body: string): HelperKind | null {
     const varargs = ps[0]!.startsWith('*') && !ps[0]!.startsWith('**');
     const p = ps[0]!.replace(/^\*/, '');
     if (!/^[A-Za-z_]\w*$/.test(p)) return null;
-    if (CODES_BODY.test(as({ [p]: '\uE001' }))) return varargs ? 'codes-varargs' : 'codes-list';
-    return null;
+    const kind = varargs ? 'codes-varargs' : 'codes-list';
+    if (CODES_BODY.test(as({ [p]: '\uE001' }))) return { kind, key: 0 };
+    const key = xorKey(p, body, keys);
+    return key === null ? null : { kind, key };
   }
   if (ps.length !== 2) return null;
   const star = ps[1]!.startsWith('*') && !ps[1]!.startsWith('**');
   const a = ps[1]!.replace(/^\*/, '');
   if (!/^[A-Za-z_]\w*$/.test(ps[0]!) || !/^[A-Za-z_]\w*$/.test(a)) return null;
   const written = as({ [ps[0]!]: '\uE001', [a]: '\uE002' });
-  return LOOKUP_BODY.test(star ? written.replace(/\uE002\[0\]/g, '\uE003').replace(/\uE002/g, '\uE004').replace(/\uE003/g, '\uE002') : written) ? 'lookup' : null;
+  return LOOKUP_BODY.test(star ? written.replace(/\uE002\[0\]/g, '\uE003').replace(/\uE002/g, '\uE004').replace(/\uE003/g, '\uE002') : written) ? { kind: 'lookup', key: 0 } : null;
 }
 
 /** The text a list of character codes makes, or null when it is not printable one-line text. */
-function codesText(list: string): string | null {
+function codesText(list: string, key = 0): string | null {
   const s = list.trim();
   if (!/^[[(]/.test(s) || !/[\])]$/.test(s)) return null;
   const items = s.slice(1, -1).split(',').map((c) => c.trim());
   if (items.length > 1 && items[items.length - 1] === '') items.pop();
   if (items.length > MAX_CODES || !items.every((c) => CODE.test(c))) return null;
-  const codes = items.map(Number);
+  const codes = items.map((c) => Number(c) ^ key);
   if (codes.some((c) => !(c === 9 || (c >= 32 && c < 127)))) return null;
   return String.fromCharCode(...codes);
 }
@@ -120,8 +151,10 @@ function closing(code: string, open: number): number {
 }
 
 interface Helpers {
-  readonly codes: Map<string, 'codes-varargs' | 'codes-list'>;
+  readonly codes: Map<string, Codes>;
   readonly lookups: Set<string>;
+  /** Names bound once to `__import__`. */
+  readonly imports: Set<string>;
 }
 
 /** The text an expression makes when it is built only of literals and character codes, or null. */
@@ -137,9 +170,9 @@ function textOf(expr: string, helpers: Helpers, depth = 0): string | null {
   if (q !== null) return q[2] ?? '';
   const call = /^([A-Za-z_]\w{0,40})\s*\(([^]*)\)$/.exec(s);
   if (call !== null) {
-    const kind = helpers.codes.get(call[1]!);
-    if (kind === 'codes-varargs') return codesText(`(${call[2]!})`);
-    if (kind === 'codes-list') return codesText(call[2]!);
+    const h = helpers.codes.get(call[1]!);
+    if (h?.kind === 'codes-varargs') return codesText(`(${call[2]!})`, h.key);
+    if (h?.kind === 'codes-list') return codesText(call[2]!, h.key);
   }
   const d = DIRECT_JOIN.exec(s);
   if (d !== null) return codesText(d[2] ?? d[4] ?? d[5] ?? '');
@@ -159,12 +192,22 @@ function lookupText(args: string, helpers: Helpers): string | null {
 /** The edits that write a file's Python indirection as the names and literals it stands for (see the head of this file). */
 export function pythonIndirectionEdits(code: string): Edit[] {
   if (code.length > MAX_TEXT || !/\bchr\b|\bgetattr\b|\bbytes\s*\(/.test(code)) return [];
-  const helpers: Helpers = { codes: new Map(), lookups: new Set() };
+  const assignments = new Map<string, number>();
+  for (const a of code.matchAll(ASSIGNED)) assignments.set(a[1]!, (assignments.get(a[1]!) ?? 0) + 1);
+  // a parameter of that name anywhere (`def f(_t):`, `lambda _t:`) is another binding: such names are left as written
+  for (const p of code.matchAll(PARAMETERS)) for (const w of (p[1] ?? p[2] ?? '').match(/[A-Za-z_]\w{0,40}/g) ?? []) assignments.set(w, (assignments.get(w) ?? 0) + 2);
+  const keys = new Map<string, number>();
+  const helpers: Helpers = { codes: new Map(), lookups: new Set(), imports: new Set() };
+  for (const m of code.matchAll(CONSTANT)) {
+    if (assignments.get(m[1]!) !== 1) continue;
+    if (m[2] === '__import__') helpers.imports.add(m[1]!);
+    else keys.set(m[1]!, Number(m[2]));
+  }
   for (const m of code.matchAll(HELPER)) {
     const name = m[1] ?? m[4] ?? '';
-    const kind = helperKind(m[2] ?? m[5] ?? '', m[3] ?? m[6] ?? '');
-    if (kind === 'lookup') helpers.lookups.add(name);
-    else if (kind !== null) helpers.codes.set(name, kind);
+    const h = helperKind(m[2] ?? m[5] ?? '', m[3] ?? m[6] ?? '', keys);
+    if (h?.kind === 'lookup') helpers.lookups.add(name);
+    else if (h !== null) helpers.codes.set(name, { kind: h.kind, key: h.key });
   }
   const edits: Edit[] = [];
   let from = 0;
@@ -220,10 +263,6 @@ export function pythonIndirectionEdits(code: string): Edit[] {
     push(at, end, joined.includes("'") ? `"${joined}"` : `'${joined}'`);
   }
   // names bound once to a lookup: `_t = __("urllib.request", "urlopen")`, read as the target at their uses
-  const assignments = new Map<string, number>();
-  for (const a of code.matchAll(ASSIGNED)) assignments.set(a[1]!, (assignments.get(a[1]!) ?? 0) + 1);
-  // a parameter of that name anywhere (`def f(_t):`, `lambda _t:`) is another binding: such names are left as written
-  for (const p of code.matchAll(PARAMETERS)) for (const w of (p[1] ?? p[2] ?? '').match(/[A-Za-z_]\w{0,40}/g) ?? []) assignments.set(w, (assignments.get(w) ?? 0) + 2);
   for (const b of code.matchAll(BINDING)) {
     const name = b[1]!;
     const valueAt = b.index + b[0].indexOf('=', b[0].indexOf(name) + name.length) + 1;
@@ -231,24 +270,29 @@ export function pythonIndirectionEdits(code: string): Edit[] {
     if (e === undefined || code.slice(e.end, b.index + b[0].length).trim() !== '') continue;
     if (assignments.get(name) === 1) lookupBindings.set(name, e.text);
   }
+  // and names bound once to `__import__`, read as it where called
+  for (const name of helpers.imports) lookupBindings.set(name, '__import__');
   if (lookupBindings.size === 0) return edits;
   const uses: Edit[] = [];
   for (const u of code.matchAll(NAME_USE)) {
     if (edits.length + uses.length >= MAX_EDITS) break;
-    if (!lookupBindings.has(u[1]!)) continue;
+    const to = lookupBindings.get(u[1]!);
+    if (to === undefined || (to === '__import__' && !/^[ \t]{0,4}\(/.test(code.slice(u.index + u[0].length, u.index + u[0].length + 5)))) continue;
     if (edits.some((x) => u.index >= x.at && u.index < x.end)) continue;
-    uses.push({ at: u.index, end: u.index + u[0].length, text: lookupBindings.get(u[1]!)! });
+    uses.push({ at: u.index, end: u.index + u[0].length, text: to });
   }
   return [...edits, ...uses].sort((a, b) => a.at - b.at);
 }
 
-/** `getattr(__import__("mod"), "attr")` or `getattr(importlib.import_module("mod"), "attr")`: `mod.attr`, or null. */
+/** `getattr(__import__("mod"), "attr")` (or `importlib.import_module`, or a name bound to `__import__`): `mod.attr`, or null. */
 function directLookup(args: string, helpers: Helpers): string | null {
   const parts = splitTop(args, ',');
   if (parts.length !== 2) return null;
-  const m = /^\s*(?:__import__|importlib\s*\.\s*import_module)\s*\(([^]*)\)\s*$/.exec(parts[0]!);
+  const m = /^\s*([A-Za-z_]\w{0,40}(?:\s*\.\s*import_module)?)\s*\(([^]*)\)\s*$/.exec(parts[0]!);
   if (m === null) return null;
-  const modArgs = splitTop(m[1]!, ',');
+  const fn = m[1]!.replace(/\s+/g, '');
+  if (fn !== '__import__' && fn !== 'importlib.import_module' && !helpers.imports.has(fn)) return null;
+  const modArgs = splitTop(m[2]!, ',');
   return lookupText(`${modArgs[0]!},${parts[1]!}`, helpers);
 }
 
