@@ -75,23 +75,24 @@ function aliasEdits(code: string): Edit[] {
   return uses;
 }
 
-/** `const F = Function;`, `var e = globalThis.eval,`: a code-running global under a name of the file's own. */
-const SINK_BINDING = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]{0,40})\s*=\s*(?:(?:globalThis|global|window|self)\s*\.\s*)?(Function|eval|(?:\[\s*\]|\{\s*\}|''|""|``|\(\s*\)\s*=>\s*\{\s*\})\s*\.\s*constructor\s*\.\s*constructor)\s*(?=[;,\n)])/g;
+/** `const F = Function;`, `var e = globalThis.eval,`, `var _r = require;`: a code-running global (or the module loader) under a name of the file's own. */
+const SINK_BINDING = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]{0,40})\s*=\s*(?:(?:globalThis|global|window|self)\s*\.\s*)?(Function|eval|require|(?:\[\s*\]|\{\s*\}|''|""|``|\(\s*\)\s*=>\s*\{\s*\})\s*\.\s*constructor\s*\.\s*constructor)\s*(?=[;,\n)])/g;
 /** Function reached through a literal's constructor's constructor (`[].constructor.constructor`), called in place. */
 const CONSTRUCTED_FUNCTION = /(?:\[\s*\]|\{\s*\}|''|""|``|\(\s*\)\s*=>\s*\{\s*\})\s*\.\s*constructor\s*\.\s*constructor(?=\s*\()/g;
 
 /**
  * Each call of a code-running global under another name written as the global (`new F("require", body)` read as
- * `new Function("require", body)`, `e(src)` as `eval(src)`), Function reached as `[].constructor.constructor` among
- * them, for the second reading, whose detectors know the globals by their own names.
+ * `new Function("require", body)`, `e(src)` as `eval(src)`, `_r("child_process")` as `require("child_process")`),
+ * Function reached as `[].constructor.constructor` among them, for the second reading, whose detectors and rules know
+ * the globals by their own names.
  */
 export function sinkAliasEdits(code: string): Edit[] {
-  if (code.length > MAX_TEXT || !/\b(?:Function|eval)\b|\.constructor\s*\.\s*constructor\b/.test(code)) return [];
+  if (code.length > MAX_TEXT || !/\b(?:Function|eval|require)\b|\.constructor\s*\.\s*constructor\b/.test(code)) return [];
   const edits: Edit[] = [];
   for (const m of code.matchAll(CONSTRUCTED_FUNCTION)) edits.push({ at: m.index, end: m.index + m[0].length, text: 'Function' });
   for (const m of code.matchAll(SINK_BINDING)) {
     const name = m[1] ?? '';
-    const sink = m[2] === 'eval' ? 'eval' : 'Function';
+    const sink = m[2] === 'eval' || m[2] === 'require' ? m[2] : 'Function';
     if (name === sink) continue;
     const declared = m.index + m[0].indexOf(name);
     for (const i of nameUses(code, name)) {
