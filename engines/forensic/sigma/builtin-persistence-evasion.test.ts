@@ -22,6 +22,8 @@ const ds = (attr: string, value: string, dn: string, cls: string, subject: JsonR
   sec(5136, { OpCorrelationID: '{1}', ...subject, DSName: 'corp.example', DSType: '%%14676', ObjectDN: dn, ObjectGUID: '{2}', ObjectClass: cls, AttributeLDAPDisplayName: attr, AttributeSyntaxOID: '2.5.5.12', AttributeValue: value, OperationType: op });
 const share = (relative: string, access: string): Ev =>
   sec(5145, { ...SUBJ, ObjectType: 'File', IpAddress: '10.0.0.30', IpPort: '50123', ShareName: '\\\\*\\SYSVOL', ShareLocalPath: '\\??\\C:\\Windows\\SYSVOL\\sysvol', RelativeTargetName: relative, AccessMask: '0x2', AccessList: access });
+const winlogon = (value: string, newValue: string): Ev =>
+  sec(4657, { ...SUBJ, ObjectName: '\\REGISTRY\\MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon', ObjectValueName: value, HandleId: '0x1a4', OperationType: '%%1905', OldValueType: '%%1873', OldValue: 'explorer.exe', NewValueType: '%%1873', NewValue: newValue, ProcessId: '0x1ee0', ProcessName: PS });
 const GPO = 'corp.example\\Policies\\{31B2F340-016D-11D2-945F-00C04FB984F9}';
 const computer = (dnsHostName: string, subject: JsonRecord): Ev =>
   sec(4742, { ComputerAccountChange: '-', TargetUserName: 'WS99$', TargetDomainName: 'CORP', TargetSid: 'S-1-5-21-1-2-3-2001', ...subject, PrivilegeList: '-', SamAccountName: '-', DnsHostName: dnsHostName, ServicePrincipalNames: '-' });
@@ -90,6 +92,9 @@ const cases: CatalogueCase[] = [
   ["Printer's Spool Folder Set To A System Folder", 'high', 'privilege-escalation',
     reg('HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Print\\Printers\\upd\\SpoolDirectory', 'C:\\Windows\\System32\\spool\\drivers\\x64\\4', PS),
     reg('HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Print\\Printers\\upd\\SpoolDirectory', 'C:\\Windows\\System32\\spool\\PRINTERS', `${S32}spoolsv.exe`)],
+  ['Winlogon Userinit Or Shell Set To Start Another Program', 'high', 'persistence',
+    reg('HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon\\Userinit', 'C:\\Windows\\system32\\userinit.exe,,C:\\ProgramData\\WinSvc\\wlsvc.exe', PS),
+    reg('HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon\\Userinit', 'C:\\Windows\\system32\\userinit.exe,', `${S32}msiexec.exe`)],
   // Sysmon image loads and streams
   ['Task Scheduler Library Loaded By A Script Host', 'medium', 'persistence',
     load(`${S32}wscript.exe`, `${S32}taskschd.dll`),
@@ -186,6 +191,10 @@ const cases: CatalogueCase[] = [
   ['PowerShell Obfuscated With Backticks In Words, Character Codes Or Reordered Format Strings (script block 4104)', 'medium', 'stealth',
     script('& ("{2}{0}{1}" -f "e","x","i") (("{3}{1}{0}{2}" -f "bCl","e","ient","New-Object Net.W"))'),
     script('Write-Host ("{0} of {1} files copied" -f $done, $total); Write-Host "Line one`r`n`tLine two"')],
+  // Security: object access on registry values
+  ['Winlogon Userinit Or Shell Set To Start Another Program (Security 4657)', 'high', 'persistence',
+    winlogon('Shell', 'explorer.exe, C:\\Users\\alice\\AppData\\Roaming\\shell.exe'),
+    winlogon('Shell', 'explorer.exe')],
   // Security: directory service, computer accounts, SYSVOL
   ['Directory Heuristics Exclude Operator Groups From AdminSDHolder', 'high', 'persistence',
     ds('dSHeuristics', '0000000001000001', 'CN=Directory Service,CN=Windows NT,CN=Services,CN=Configuration,DC=corp,DC=example', 'nTDSService'),
