@@ -3,7 +3,7 @@
 // offsets and text it matched.
 import { isLineTerminator, isRegexBlank, quotedSpans, replaceQuoted, skipRegexBlanks } from '../../../core/linear-text.js';
 import type { DetectorHit, DetectorInput } from './detectors.js';
-import { languageOf } from './text.js';
+import { languageOf, splitTopLevel } from './text.js';
 
 /** A package name as PyPI and npm compare them: lower case, runs of `-`, `_`, `.` as one `-`. */
 export function normaliseDependency(name: string): string {
@@ -275,28 +275,7 @@ const RUNS_NAME = /\b(?:exec|eval|compile)[ \t]{0,8}\([ \t]{0,8}(?:compile[ \t]{
 
 /** The top-level comma-separated parts of a call's argument text (`(a, f(b, c), 'd')` -> a | f(b, c) | 'd'). */
 function topLevelArgs(call: string): string[] {
-  const inner = call.replace(/^\(/, '').replace(/\)$/, '');
-  const out: string[] = [];
-  let depth = 0;
-  let quote = '';
-  let start = 0;
-  for (let i = 0; i < inner.length; i++) {
-    const c = inner[i];
-    if (quote !== '') {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-      continue;
-    }
-    if (c === '"' || c === "'" || c === '`') quote = c;
-    else if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') depth--;
-    else if (c === ',' && depth === 0) {
-      out.push(inner.slice(start, i).trim());
-      start = i + 1;
-    }
-  }
-  out.push(inner.slice(start).trim());
-  return out;
+  return splitTopLevel(call.replace(/^\(/, '').replace(/\)$/, '')).map((p) => p.trim());
 }
 
 /** File permission bits that include an execute bit. */

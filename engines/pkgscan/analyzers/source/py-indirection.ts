@@ -8,6 +8,7 @@
 // The rules are written against `subprocess.Popen(` and literal addresses; these edits let them read a dropper that
 // spells every name in numbers as if it did not.
 import type { Edit } from './aliases.js';
+import { splitTopLevel } from './text.js';
 
 const MAX_TEXT = 4 * 1024 * 1024;
 const MAX_EDITS = 200;
@@ -104,30 +105,6 @@ function codesText(list: string, key = 0): string | null {
   return String.fromCharCode(...codes);
 }
 
-/** The top-level pieces of an argument list or expression, split at `sep` outside brackets and quotes. */
-function splitTop(s: string, sep: ',' | '+'): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let quote = '';
-  let from = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charAt(i);
-    if (quote !== '') {
-      if (c === quote) quote = '';
-      continue;
-    }
-    if (c === '"' || c === "'") quote = c;
-    else if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') depth--;
-    else if (c === sep && depth === 0) {
-      out.push(s.slice(from, i));
-      from = i + 1;
-    }
-  }
-  out.push(s.slice(from));
-  return out;
-}
-
 /** The offset of the bracket closing the one opened at `open`, or -1 (quotes skipped; at most MAX_CALL characters). */
 function closing(code: string, open: number): number {
   let depth = 0;
@@ -161,7 +138,7 @@ interface Helpers {
 function textOf(expr: string, helpers: Helpers, depth = 0): string | null {
   const s = expr.trim();
   if (s === '' || depth > 3) return null;
-  const pieces = splitTop(s, '+');
+  const pieces = splitTopLevel(s, '+');
   if (pieces.length > 1) {
     const texts = pieces.map((p) => textOf(p, helpers, depth + 1));
     return texts.every((t): t is string => t !== null) ? texts.join('') : null;
@@ -181,7 +158,7 @@ function textOf(expr: string, helpers: Helpers, depth = 0): string | null {
 
 /** A module name and an attribute looked up by name, `mod.attr`, or null. */
 function lookupText(args: string, helpers: Helpers): string | null {
-  const parts = splitTop(args, ',');
+  const parts = splitTopLevel(args, ',');
   if (parts.length < 2) return null;
   const mod = textOf(parts[0]!, helpers);
   const attr = textOf(parts[1]!, helpers);
@@ -286,13 +263,13 @@ export function pythonIndirectionEdits(code: string): Edit[] {
 
 /** `getattr(__import__("mod"), "attr")` (or `importlib.import_module`, or a name bound to `__import__`): `mod.attr`, or null. */
 function directLookup(args: string, helpers: Helpers): string | null {
-  const parts = splitTop(args, ',');
+  const parts = splitTopLevel(args, ',');
   if (parts.length !== 2) return null;
   const m = /^\s*([A-Za-z_]\w{0,40}(?:\s*\.\s*import_module)?)\s*\(([^]*)\)\s*$/.exec(parts[0]!);
   if (m === null) return null;
   const fn = m[1]!.replace(/\s+/g, '');
   if (fn !== '__import__' && fn !== 'importlib.import_module' && !helpers.imports.has(fn)) return null;
-  const modArgs = splitTop(m[2]!, ',');
+  const modArgs = splitTopLevel(m[2]!, ',');
   return lookupText(`${modArgs[0]!},${parts[1]!}`, helpers);
 }
 

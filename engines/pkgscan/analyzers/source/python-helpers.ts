@@ -3,6 +3,7 @@
 // it with a literal read as the text it returns. A loader that keeps its payload behind its own decoder is read as the
 // program it runs, whatever chain of base64, base85, base32, hex, zlib/gzip and turning round it is built from.
 import { bytesText, inflatedBytes, readable, reversed, type DecodedText } from './decoded.js';
+import { splitTopLevel } from './text.js';
 
 /** `_ = lambda s: BODY` and `def d(s): return BODY` on one line or over two. */
 const HELPER = /^[ \t]*(?:([A-Za-z_]\w{0,40})[ \t]*=[ \t]*lambda[ \t]+([A-Za-z_]\w{0,40})[ \t]*:[ \t]*([^\n]{1,300})|def[ \t]+([A-Za-z_]\w{0,40})[ \t]*\([ \t]*([A-Za-z_]\w{0,40})[ \t]*\)[ \t]*:[ \t]*(?:\n[ \t]+)?return[ \t]+([^\n]{1,300}))$/gm;
@@ -84,22 +85,10 @@ function stepsOf(body: string, param: string): Step[] | null {
     if (m === null) return null;
     const fn = m[1] ?? '';
     // the argument: the first one only (`b64decode(s, altchars)` reads s; `decompress(x, 16 + zlib.MAX_WBITS)` reads x)
-    rest = firstArgument(m[2] ?? '');
+    rest = splitTopLevel(m[2] ?? '')[0] ?? '';
     outer.push(fn === 'decompress' ? 'inflate' : fn === 'b85decode' ? 'b85' : fn === 'a85decode' ? 'a85' : fn === 'b32decode' ? 'b32' : fn === 'b16decode' || fn === 'unhexlify' || fn === 'a2b_hex' ? 'hex' : 'b64');
   }
   return null;
-}
-
-/** The first argument of an argument list (up to a comma outside brackets). */
-function firstArgument(args: string): string {
-  let depth = 0;
-  for (let i = 0; i < args.length; i++) {
-    const c = args.charAt(i);
-    if (c === '(' || c === '[') depth++;
-    else if (c === ')' || c === ']') depth--;
-    else if (c === ',' && depth === 0) return args.slice(0, i);
-  }
-  return args;
 }
 
 /** Base32 as Python's b32decode reads it (upper case, padded), or null. */

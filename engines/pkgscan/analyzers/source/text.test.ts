@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../../test/corpora.js';
 import { openRelease } from '../../package/open.js';
-import { pythonCode, scanPython } from './text.js';
+import { pythonCode, scanPython, splitTopLevel } from './text.js';
 
 const docs = (text: string): string[] => scanPython(text).docstrings.map(([s, e]) => text.slice(s, e));
 
@@ -151,5 +151,22 @@ describe.runIf(hasCorpora())("real files of the corpus's benign releases (read a
     }
     expect(release('pypi', 'cytoolz-0.12.0.tar.gz').files.filter((f) => f.path.endsWith('.pyx')).map((f) => languageOf(f.path))).toContain('python');
     expect(release('pypi', 'pybind11-2.10.3.tar.gz').files.some((f) => languageOf(f.path) === 'shell' && /CMakeLists\.txt$|\.cmake$/.test(f.path))).toBe(true);
+  });
+});
+
+describe('top-level pieces of argument lists and expressions', () => {
+  it('splits outside brackets and quotes, reading escapes, and keeps each piece as written', () => {
+    expect(splitTopLevel("a, f(b, c), 'd,e', [1, 2], {k: 'v,'}")).toEqual(['a', ' f(b, c)', " 'd,e'", ' [1, 2]', " {k: 'v,'}"]);
+    expect(splitTopLevel('"a\\", b", c')).toEqual(['"a\\", b"', ' c']);
+    expect(splitTopLevel('`x, ${y}`, z')).toEqual(['`x, ${y}`', ' z']);
+    expect(splitTopLevel("'http://' + h(1, 2) + '/x'", '+')).toEqual(["'http://' ", ' h(1, 2) ', " '/x'"]);
+  });
+
+  it('answers unbalanced and empty input without failing', () => {
+    expect(splitTopLevel('')).toEqual(['']);
+    expect(splitTopLevel('f(a, b')).toEqual(['f(a, b']);
+    expect(splitTopLevel("'open, x")).toEqual(["'open, x"]);
+    // a bracket closed that was never opened keeps the rest as one piece
+    expect(splitTopLevel('a), b')).toEqual(['a), b']);
   });
 });

@@ -91,6 +91,34 @@ export function boundMatch(text: string): string {
   return escaped.length > 200 ? `${escaped.slice(0, 197)}...` : escaped;
 }
 
+/**
+ * The top-level pieces of an argument list or an expression, split at `sep` outside brackets and quotes (a quote's
+ * backslash escapes read), as written (`a, f(b, c), 'd,e'` -> `a` | ` f(b, c)` | ` 'd,e'`).
+ */
+export function splitTopLevel(s: string, sep: ',' | '+' = ','): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charAt(i);
+    if (quote !== '') {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'" || c === '`') quote = c;
+    else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (c === sep && depth === 0) {
+      out.push(s.slice(from, i));
+      from = i + 1;
+    }
+  }
+  out.push(s.slice(from));
+  return out;
+}
+
 /** Blanks [start, end) ranges with spaces, keeping newlines so offsets and lines stay true. */
 function blank(text: string, ranges: readonly (readonly [number, number])[]): string {
   if (ranges.length === 0) return text;
