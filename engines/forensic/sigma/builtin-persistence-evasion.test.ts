@@ -198,6 +198,9 @@ const cases: CatalogueCase[] = [
   ['Winlogon Userinit Or Shell Set To Start Another Program (Security 4657)', 'high', 'persistence',
     winlogon('Shell', 'explorer.exe, C:\\Users\\alice\\AppData\\Roaming\\shell.exe'),
     winlogon('Shell', 'explorer.exe')],
+  ['Winlogon Userinit Or Shell Set To Start Another Program (Security 4657)', 'high', 'persistence',
+    winlogon('Userinit', 'C:\\Windows\\system32\\userinit.exe,C:\\ProgramData\\upd.exe'),
+    winlogon('Shell', 'C:\\Program Files\\Kiosk\\kioskshell.exe')],
   // Security: directory service, computer accounts, SYSVOL
   ['Directory Heuristics Exclude Operator Groups From AdminSDHolder', 'high', 'persistence',
     ds('dSHeuristics', '0000000001000001', 'CN=Directory Service,CN=Windows NT,CN=Services,CN=Configuration,DC=corp,DC=example', 'nTDSService'),
