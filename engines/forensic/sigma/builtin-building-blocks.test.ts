@@ -26,6 +26,9 @@ const classic = (commandLine: string, command: string): Ev =>
   win('Windows PowerShell', 'PowerShell', 800, { Data: { '#text': [commandLine, `\tHostApplication=powershell.exe\r\n\tCommandLine=${commandLine}\r\n`, `CommandInvocation(${command}): "${command}"`] } });
 const ds4662 = (mask: string): Ev =>
   sec(4662, { SubjectUserSid: 'S-1-5-21-1-2-3-1104', SubjectUserName: 'bob', SubjectDomainName: 'CORP', SubjectLogonId: '0x3a1f2', ObjectServer: 'DS', ObjectType: '%{19195a5b-6da0-11d0-afd3-00c04fd930c9}', ObjectName: '%{8f1b0a2d-1111-2222-3333-444455556666}', OperationType: 'Object Access', HandleId: '0x0', AccessList: mask === '0x40000' ? '%%1539' : '%%7684', AccessMask: mask, Properties: '{19195a5b-6da0-11d0-afd3-00c04fd930c9}', AdditionalInfo: '-', AdditionalInfo2: '' });
+/** A Kerberos network logon of the domain's Administrator, its account domain written as given. */
+const networkLogon = (domain: string): Ev =>
+  sec(4624, { SubjectUserSid: 'S-1-0-0', SubjectUserName: '-', SubjectDomainName: '-', SubjectLogonId: '0x0', TargetUserSid: 'S-1-5-21-1-2-3-500', TargetUserName: 'Administrator', TargetDomainName: domain, TargetLogonId: '0x5a1b2c', LogonType: '3', LogonProcessName: 'Kerberos', AuthenticationPackageName: 'Kerberos', WorkstationName: '-', IpAddress: '10.0.0.66', IpPort: '50123' });
 /** A replication right exercised on the domain object (4662, control access), by the account named. */
 const replication = (account: string, right: string): Ev =>
   sec(4662, { SubjectUserSid: 'S-1-5-21-1-2-3-1104', SubjectUserName: account, SubjectDomainName: 'CORP', SubjectLogonId: '0x3a1f2', ObjectServer: 'DS', ObjectType: '%{19195a5b-6da0-11d0-afd3-00c04fd930c9}', ObjectName: '%{8f1b0a2d-1111-2222-3333-444455556666}', OperationType: 'Object Access', HandleId: '0x0', AccessList: '%%7688', AccessMask: '0x100', Properties: `%%7688 {${right}} {19195a5b-6da0-11d0-afd3-00c04fd930c9}`, AdditionalInfo: '-', AdditionalInfo2: '' });
@@ -75,6 +78,10 @@ const cases: CatalogueCase[] = [
     proc(`${S32}wbem\\svc.exe`, `${S32}wbem\\svc.exe`, `${S32}services.exe`), proc(`${S32}wbem\\WmiApSrv.exe`, `${S32}wbem\\WmiApSrv.exe`, `${S32}services.exe`)],
   ['Permissions Of A Directory Object Opened For Change (WRITE_DAC, 4662)', 'low', 'defense-impairment',
     ds4662('0x40000'), ds4662('0x10')],
+  ['Logon Whose Account Domain Is A Lower-Case DNS Name (Forged Kerberos Ticket)', 'medium', 'credential-access',
+    networkLogon('lab.internal'), networkLogon('LAB')],
+  ['Logon Whose Account Domain Is A Lower-Case DNS Name (Forged Kerberos Ticket)', 'medium', 'lateral-movement',
+    networkLogon('corp.example'), networkLogon('CORP.EXAMPLE')],
   ['Directory Secrets Replicated By A User Account (DCSync)', 'high', 'credential-access',
     replication('bob', '1131f6ad-9c07-11d1-f79f-00c04fc2dcd2'), replication('DC02$', '1131f6ad-9c07-11d1-f79f-00c04fc2dcd2')],
   ['Sysinternals LogonSessions, PsList, PsInfo Or PsFile Run', 'low', 'discovery',
