@@ -4,7 +4,7 @@
 // type does not fire it.
 import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
-import { baseName, builtinHits, CHROME, CMD, describeCatalogue, EXPL, PS, S32, script, sec, SUBJ, sysmon, win, type CatalogueCase, type Ev } from './builtin.fixture.js';
+import { baseName, builtinHits, CHROME, CMD, describeCatalogue, EXPL, PS, regValue, S32, script, sec, SUBJ, sysmon, win, type CatalogueCase, type Ev } from './builtin.fixture.js';
 
 const hits = builtinHits;
 
@@ -22,8 +22,7 @@ const ds = (attr: string, value: string, dn: string, cls: string, subject: JsonR
   sec(5136, { OpCorrelationID: '{1}', ...subject, DSName: 'corp.example', DSType: '%%14676', ObjectDN: dn, ObjectGUID: '{2}', ObjectClass: cls, AttributeLDAPDisplayName: attr, AttributeSyntaxOID: '2.5.5.12', AttributeValue: value, OperationType: op });
 const share = (relative: string, access: string): Ev =>
   sec(5145, { ...SUBJ, ObjectType: 'File', IpAddress: '10.0.0.30', IpPort: '50123', ShareName: '\\\\*\\SYSVOL', ShareLocalPath: '\\??\\C:\\Windows\\SYSVOL\\sysvol', RelativeTargetName: relative, AccessMask: '0x2', AccessList: access });
-const winlogon = (value: string, newValue: string): Ev =>
-  sec(4657, { ...SUBJ, ObjectName: '\\REGISTRY\\MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon', ObjectValueName: value, HandleId: '0x1a4', OperationType: '%%1905', OldValueType: '%%1873', OldValue: 'explorer.exe', NewValueType: '%%1873', NewValue: newValue, ProcessId: '0x1ee0', ProcessName: PS });
+const winlogon = (value: string, newValue: string): Ev => regValue('\\REGISTRY\\MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon', value, newValue, '%%1905', PS);
 const GPO = 'corp.example\\Policies\\{31B2F340-016D-11D2-945F-00C04FB984F9}';
 const computer = (dnsHostName: string, subject: JsonRecord): Ev =>
   sec(4742, { ComputerAccountChange: '-', TargetUserName: 'WS99$', TargetDomainName: 'CORP', TargetSid: 'S-1-5-21-1-2-3-2001', ...subject, PrivilegeList: '-', SamAccountName: '-', DnsHostName: dnsHostName, ServicePrincipalNames: '-' });

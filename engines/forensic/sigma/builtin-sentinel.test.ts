@@ -4,7 +4,7 @@
 // miss of the same event id does not.
 import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
-import { builtinHits, describeCatalogue, PS, S32, SUBJ, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
+import { builtinHits, describeCatalogue, PS, regValue, S32, SUBJ, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
 
 // This file's own clock (ten seconds an event) and, below, Sysmon events with UtcTime, ProcessGuid and ProcessId.
 let t = 0;
@@ -18,8 +18,6 @@ const proc4688 = (image: string, cmd: string, parent = `${S32}cmd.exe`): Ev =>
   sec(4688, { ...SUBJ, NewProcessId: '0x1a2c', NewProcessName: image, TokenElevationType: '%%1937', ProcessId: '0x1234', CommandLine: cmd, TargetUserSid: 'S-1-0-0', TargetUserName: '-', TargetDomainName: '-', TargetLogonId: '0x0', ParentProcessName: parent, MandatoryLabel: 'S-1-16-12288' });
 const sysmonProc = (image: string, cmd: string, parent = `${S32}cmd.exe`, extra: JsonRecord = {}): Ev =>
   win('Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', 1, { UtcTime: '2026-12-01 06:00:00.000', ProcessGuid: '{1}', ProcessId: '4412', Image: image, OriginalFileName: image.split('\\').pop() ?? '', CommandLine: cmd, CurrentDirectory: 'C:\\Users\\bob\\', User: 'CORP\\bob', IntegrityLevel: 'High', ParentImage: parent, ParentCommandLine: parent, ...extra }, 'WS01');
-const regValue = (key: string, value: string, newValue: string, op = '%%1905', processName = `${S32}reg.exe`): Ev =>
-  sec(4657, { ...SUBJ, ObjectName: key, ObjectValueName: value, HandleId: '0x1a4', OperationType: op, OldValueType: '%%1876', OldValue: '0', NewValueType: '%%1876', NewValue: newValue, ProcessId: '0x1ee0', ProcessName: processName });
 const keyRead = (key: string, processName: string, who: JsonRecord = SUBJ): Ev =>
   sec(4663, { ...who, ObjectServer: 'Security', ObjectType: 'Key', ObjectName: key, HandleId: '0x1a4', AccessList: '%%4416', AccessMask: '0x1', ProcessId: '0x1ee0', ProcessName: processName });
 const logon = (user: string, sid: string): Ev =>

@@ -87,6 +87,9 @@ export const load = (image: string, loaded: string, extra: JsonRecord = {}): Ev 
   sysmon(7, { Image: image, ImageLoaded: loaded, OriginalFileName: baseName(loaded), Signed: 'true', User: USER, ...extra });
 /** Sysmon 13: a registry value set. */
 export const reg = (key: string, details: string, image = `${S32}reg.exe`): Ev => sysmon(13, { EventType: 'SetValue', Image: image, TargetObject: key, Details: details, User: USER });
+/** Security 4657: a registry value written (`%%1904` created, `%%1905` changed, `%%1906` deleted) by the process named. */
+export const regValue = (key: string, value: string, newValue: string, op = '%%1905', processName = `${S32}reg.exe`): Ev =>
+  sec(4657, { ...SUBJ, ObjectName: key, ObjectValueName: value, HandleId: '0x1a4', OperationType: op, OldValueType: '%%1876', OldValue: '0', NewValueType: '%%1876', NewValue: newValue, ProcessId: '0x1ee0', ProcessName: processName });
 /** Sysmon 3: a TCP connection from this host. */
 export const net = (image: string, ip: string, port: number, initiated = 'true', sourceIp = '10.0.0.5'): Ev =>
   sysmon(3, { Image: image, User: USER, Protocol: 'tcp', Initiated: initiated, SourceIp: sourceIp, SourcePort: '50123', DestinationIp: ip, DestinationPort: String(port) });
