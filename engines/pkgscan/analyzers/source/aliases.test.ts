@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../../test/corpora.js';
 import { releaseOf } from '../release.fixture.js';
 import type { AnalyzerContext } from '../types.js';
-import { aliasedView, moduleAliases } from './aliases.js';
+import { aliasedView, memberAliases, moduleAliases } from './aliases.js';
 import { analyzeSource } from './index.js';
 
 const ctx: AnalyzerContext = { resourcesDir: path.join(REPO_ROOT, 'resources'), internalNamespaces: [] };
@@ -14,6 +14,16 @@ describe('module aliases', () => {
   it('finds minified, compiled and imported bindings, not a module under its own name nor one that runs code', () => {
     const code = "const h=require('https'),o=require('os');\nvar import_fs = __toESM(require(\"fs\"));\nconst _net = _interopRequireDefault(require('node:net'));\nimport * as dns2 from 'dns';\nconst os = require('os');\nconst child_process_1 = require('child_process');\n";
     expect(Object.fromEntries(moduleAliases(code))).toEqual({ h: 'https', o: 'os', import_fs: 'fs', _net: 'net', dns2: 'dns' });
+  });
+
+  it('reads the functions a file takes out of a module by destructuring or a named import, not their definitions', () => {
+    const code = "const { platform, hostname, userInfo: ui } = require('os');\nimport { request as r } from 'node:https';\nconst h = hostname();\nconst u = ui().username;\nr({ host: 'x' });\nfunction platform2() {}\nobj.hostname();\n";
+    expect(Object.fromEntries(memberAliases(code))).toEqual({ platform: 'os.platform', hostname: 'os.hostname', ui: 'os.userInfo', r: 'https.request' });
+    const view = aliasedView(code);
+    expect(view?.text).toContain('const h = os.hostname();\nconst u = os.userInfo().username;\nhttps.request({ host');
+    expect(view?.text).toContain('obj.hostname();');
+    expect(view!.original(view!.text.indexOf('os.userInfo()'))).toBe(code.indexOf('ui()'));
+    expect(aliasedView("const { hostname } = require('os');\nfunction hostname() {}\n")).toBeNull();
   });
 
   it('leaves a name bound to two different modules as written', () => {

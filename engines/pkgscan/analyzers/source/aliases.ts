@@ -15,6 +15,10 @@ import { isName, nameUses } from './decoded.js';
 const BINDING = /(?:\b(?:const|let|var)\s+|,\s*)([A-Za-z_$][\w$]{0,40})\s*=\s*(?:[\w$.]{1,60}\(\s*)?require\s*\(\s*['"`](?:node:)?(os|fs|https?|net|tls|dgram|dns|zlib)['"`]\s*\)/g;
 /** `import h from 'https'`, `import * as o from 'os'`. */
 const IMPORT = /\bimport\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]{0,40})\s+from\s+['"`](?:node:)?(os|fs|https?|net|tls|dgram|dns|zlib)['"`]/g;
+/** `const { hostname, userInfo: ui } = require('os')`: the modules' functions bound to names of the file's own. */
+const DESTRUCTURED = /\b(?:const|let|var)\s*\{([^{}]{1,400})\}\s*=\s*(?:[\w$.]{1,60}\(\s*)?require\s*\(\s*['"`](?:node:)?(os|fs|https?|net|tls|dgram|dns|zlib)['"`]\s*\)/g;
+/** `import { hostname, request as r } from 'os'`. */
+const NAMED_IMPORT = /\bimport\s*\{([^{}]{1,400})\}\s*from\s*['"`](?:node:)?(os|fs|https?|net|tls|dgram|dns|zlib)['"`]/g;
 const MAX_ALIASES = 40;
 const MAX_TEXT = 4 * 1024 * 1024;
 
@@ -40,6 +44,29 @@ export function moduleAliases(code: string): Map<string, string> {
   return out;
 }
 
+
+/**
+ * The functions a file takes out of those modules by destructuring or a named import (local name -> `module.member`):
+ * `{ hostname, userInfo: ui }` from os gives hostname -> os.hostname and ui -> os.userInfo.
+ */
+export function memberAliases(code: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [re, sep] of [[DESTRUCTURED, ':'], [NAMED_IMPORT, ' as ']] as const)
+    for (const m of code.matchAll(re)) {
+      for (const piece of (m[1] ?? '').split(',')) {
+        if (out.size >= MAX_ALIASES) break;
+        const at = piece.indexOf(sep);
+        const member = (at === -1 ? piece : piece.slice(0, at)).trim();
+        const local = (at === -1 ? piece : piece.slice(at + sep.length)).replace(/=[^]*$/, '').trim();
+        if (!/^[A-Za-z_$][\w$]{0,40}$/.test(member) || !/^[A-Za-z_$][\w$]{0,40}$/.test(local)) continue;
+        const to = `${m[2] ?? ''}.${member}`;
+        // a name taken from two modules (a bundle's modules side by side) is left as written
+        out.set(local, out.has(local) && out.get(local) !== to ? '' : to);
+      }
+    }
+  for (const [k, v] of out) if (v === '') out.delete(k);
+  return out;
+}
 
 /** The aliased view of a JavaScript file, or null when it binds no module under another name (or is too large). */
 export function aliasedView(code: string): AliasedView | null {
@@ -72,6 +99,13 @@ function aliasEdits(code: string): Edit[] {
       if (member !== null) uses.push({ at: i, end: LITERAL_MEMBER.lastIndex, text: `${mod}.${member[2] ?? ''}` });
     }
   }
+  // the calls of functions taken out of the modules (`hostname()` read as `os.hostname()`), not their definitions
+  for (const [local, to] of memberAliases(code))
+    for (const i of nameUses(code, local)) {
+      if (uses.length >= MAX_ALIASES * 20) break;
+      if (!/^\s*\(/.test(code.slice(i + local.length, i + local.length + 20)) || /\bfunction\s*$/.test(code.slice(Math.max(0, i - 20), i))) continue;
+      uses.push({ at: i, end: i + local.length, text: to });
+    }
   return uses;
 }
 

@@ -34,4 +34,12 @@ describe('Python modules under names of the file’s own', () => {
     expect(rewrittenView(code, moduleAliasEdits(code)).text).toBe('import subprocess as _sp\nimport os as _os\nsubprocess.Popen(["nohup", b])\nos.chmod(b, 0o755)\nx._sp.y = 1');
     expect(moduleAliasEdits('import numpy as np\nnp.array(1)')).toEqual([]);
   });
+
+  it('writes calls of functions imported by name as the module’s, not their definitions, members or other modules’ names', () => {
+    const code = 'from socket import gethostname, create_connection as cc  # net\nfrom getpass import getuser\nfrom numpy import array\nh = gethostname()\ns = cc((host, 443))\nu = getuser ()\nx.gethostname()\ndef getuser(): pass\narray(1)';
+    expect(rewrittenView(code, moduleAliasEdits(code)).text).toBe(
+      'from socket import gethostname, create_connection as cc  # net\nfrom getpass import getuser\nfrom numpy import array\nh = socket.gethostname()\ns = socket.create_connection((host, 443))\nu = getpass.getuser ()\nx.gethostname()\ndef getuser(): pass\narray(1)',
+    );
+    expect(moduleAliasEdits('from os import path\npath.join(a, b)')).toEqual([]);
+  });
 });

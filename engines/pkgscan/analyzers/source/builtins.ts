@@ -70,16 +70,43 @@ const MODULE_ALIAS = /^[ \t]*import[ \t]+(subprocess|os|socket|base64|zlib|marsh
 /** A name used as a module (`name.`), not an attribute of something else. */
 const MODULE_USE = /(?<![\w.])([A-Za-z_]\w{0,40})(?=[ \t]{0,8}\.)/g;
 
-/** The edits that write each use of a module under a name of the file's own (`_sp.run(`) as the module's name (`subprocess.run(`). */
+/** `from socket import gethostname, create_connection as cc`: those modules' functions under names of the file's own (one line, no parentheses). */
+const FROM_IMPORT = /^[ \t]*from[ \t]+(subprocess|os|socket|base64|zlib|marshal|shutil|ctypes|requests|platform|getpass|urllib\.request|codecs|importlib)[ \t]+import[ \t]+([A-Za-z_][\w \t,]{0,300})(?:#[^\n]*)?$/gm;
+/** A name called (`name(`), not a member (`x.name(`) and not a definition (`def name(`). */
+const BARE_CALL = /(?<![\w.])([A-Za-z_]\w{0,40})(?=[ \t]{0,8}\()/g;
+
+/**
+ * The edits that write each use of a module under a name of the file's own (`_sp.run(`) as the module's name
+ * (`subprocess.run(`), and each call of a function imported from one by name (`gethostname()` after `from socket import
+ * gethostname`) as the module's (`socket.gethostname()`).
+ */
 export function moduleAliasEdits(code: string): Edit[] {
-  if (code.length > MAX_TEXT || !/\bimport[ \t]+\w+(?:\.\w+)?[ \t]+as[ \t]/.test(code)) return [];
+  if (code.length > MAX_TEXT || !(/\bimport[ \t]+\w+(?:\.\w+)?[ \t]+as[ \t]/.test(code) || /^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]/m.test(code))) return [];
   const aliases = new Map<string, string>();
   for (const m of code.matchAll(MODULE_ALIAS)) if (m[2] !== m[1]) aliases.set(m[2]!, m[1]!);
-  if (aliases.size === 0) return [];
+  const members = new Map<string, string>();
+  for (const m of code.matchAll(FROM_IMPORT))
+    for (const piece of (m[2] ?? '').split(',')) {
+      const words = piece.trim().split(/[ \t]+/);
+      const member = words[0];
+      const name = words.length === 3 && words[1] === 'as' ? (words[2] ?? '') : words.length === 1 ? (member ?? '') : '';
+      if (member === undefined || !/^[A-Za-z_]\w{0,40}$/.test(member) || !/^[A-Za-z_]\w{0,40}$/.test(name) || members.size >= 40) continue;
+      // a name imported from two modules is left as written
+      members.set(name, members.has(name) && members.get(name) !== `${m[1]!}.${member}` ? '' : `${m[1]!}.${member}`);
+    }
+  if (aliases.size === 0 && members.size === 0) return [];
   const edits: Edit[] = [];
-  for (const m of code.matchAll(MODULE_USE)) {
-    const mod = aliases.get(m[1]!);
-    if (mod !== undefined) edits.push({ at: m.index, end: m.index + m[0].length, text: mod });
-  }
-  return edits;
+  if (aliases.size > 0)
+    for (const m of code.matchAll(MODULE_USE)) {
+      const mod = aliases.get(m[1]!);
+      if (mod !== undefined) edits.push({ at: m.index, end: m.index + m[0].length, text: mod });
+    }
+  if ([...members.values()].some((v) => v !== ''))
+    for (const m of code.matchAll(BARE_CALL)) {
+      const to = members.get(m[1]!);
+      if (to === undefined || to === '' || /\bdef[ \t]+$/.test(code.slice(Math.max(0, m.index - 12), m.index))) continue;
+      edits.push({ at: m.index, end: m.index + m[0].length, text: to });
+      if (edits.length >= 400) break;
+    }
+  return edits.sort((a, b) => a.at - b.at);
 }

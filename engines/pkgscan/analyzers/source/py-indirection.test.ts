@@ -61,6 +61,34 @@ describe('Python indirection', () => {
     expect(view('_I = __import__\n_I = print\n_I("x")\n')).toContain('_I("x")');
   });
 
+  it('reads helpers that decode one text (rot13, base64, hex, turned round) and attributes spelled through them', () => {
+    const code = [
+      'import codecs, os',
+      '_r = lambda s: codecs.decode(s, "rot13")',
+      'def _b(v):',
+      '    return base64.b64decode(v).decode()',
+      '_h = lambda s: bytes.fromhex(s).decode("utf-8")',
+      '_v = lambda s: s[::-1]',
+      'm = __import__(_r("fbpxrg"))',
+      'getattr(os, _r("qhc2"))(s.fileno(), 0)',
+      'getattr(__import__(_r("cgl")), _r("fcnja"))(_r("/ova/onfu"))',
+      'u = _b("aHR0cHM6Ly9leGFtcGxlLm5ldC94") + _v("hs.x/")',
+      'c = _h("6375726c")',
+      'n = getattr(os, "na" + "me")',
+    ].join('\n');
+    const v = view(code);
+    expect(v).toContain("m = __import__('socket')");
+    expect(v).toContain('os.dup2(s.fileno(), 0)');
+    expect(v).toContain("pty.spawn('/bin/bash')");
+    expect(v).toContain("u = 'https://example.net/x/x.sh'");
+    expect(v).toContain("c = 'curl'");
+    // literal pieces looked up on a name stay for the builtins reading
+    expect(v).toContain('n = getattr(os, "na" + "me")');
+    // a helper that does more than decode, and a decoding that gives no text, are left as written
+    expect(view('_r = lambda s: codecs.decode(s, "rot13").upper()\nx = _r("phey")\n')).toContain('x = _r("phey")');
+    expect(view('_b = lambda s: base64.b64decode(s).decode()\nx = _b("AAEC")\n')).toContain('x = _b("AAEC")');
+  });
+
   it('leaves helpers that do anything else, unprintable codes, lookups of computed names and names bound twice or also a parameter', () => {
     expect(pythonIndirectionEdits(`f = lambda *a: "".join(map(chr, a)).upper()\nf(${codes('nt')})\n`)).toEqual([]);
     expect(pythonIndirectionEdits(`f = lambda *a: "".join(map(chr, a))\nf(1, 2, 3)\nf(x, 104)\n`)).toEqual([]);

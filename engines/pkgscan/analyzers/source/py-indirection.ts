@@ -32,6 +32,13 @@ const DECODE_CALL = /^[ \t]{0,8}\.[ \t]{0,8}decode[ \t]{0,8}\([ \t]{0,8}(?:(['"]
 /** Helper bodies (white space taken out, the parameter written as \uE001): joins of character codes, and lookups by name (\uE001 the module, \uE002 the attribute). */
 const CODES_BODY = /^(?:(['"])\1\.join\((?:map\(chr,\uE001\)|\[?chr\((\w+)\)for\2in\uE001\]?)\)|bytes\(\[?\*?\uE001\]?\)\.decode\((?:(['"])[\w-]{1,10}\3)?\))$/;
 const LOOKUP_BODY = /^getattr\((?:__import__\(\uE001(?:,[^()]{0,80})?\)|importlib\.import_module\(\uE001\)),\uE002\)$/;
+/** Helper bodies decoding one text (white space taken out, the parameter written as \uE001): rot13, base64, hex, turned round. */
+const STRING_BODIES: readonly (readonly [RegExp, StringDecoder])[] = [
+  [/^codecs\.(?:decode|encode)\(\uE001,(['"])rot_?13\1\)$/, 'rot13'],
+  [/^(?:base64\.)?b64decode\(\uE001(?:\.encode\(\))?\)\.decode\((?:(['"])[\w-]{1,10}\1)?\)$/, 'base64'],
+  [/^bytes\.fromhex\(\uE001\)\.decode\((?:(['"])[\w-]{1,10}\1)?\)$/, 'hex'],
+  [/^\uE001\[::-1\]$/, 'reverse'],
+];
 /** A name followed by `(`, or `"".join(`: the calls read. */
 const CALL = /(?<![\w.])([A-Za-z_]\w{0,40}|(['"])\2[ \t]{0,8}\.[ \t]{0,8}join)[ \t]{0,8}\(/g;
 /** An assignment's head (a line's or a statement's after `;`): the name assigned. */
@@ -44,7 +51,8 @@ const NAME_USE = /(?<![\w.'"])([A-Za-z_]\w{0,40})(?=[ \t]{0,4}[(.[])/g;
 /** A name bound on its own line: `NAME = VALUE`. */
 const BINDING = /^[ \t]*([A-Za-z_]\w{0,40})[ \t]*=(?!=)[ \t]*([^\n]{1,300}?)[ \t]*$/gm;
 
-type HelperKind = 'codes-varargs' | 'codes-list' | 'lookup';
+type HelperKind = 'codes-varargs' | 'codes-list' | 'lookup' | 'string';
+type StringDecoder = 'rot13' | 'base64' | 'hex' | 'reverse';
 interface Codes {
   readonly kind: 'codes-varargs' | 'codes-list';
   /** The one-byte key each code is XORed with (0: none). */
@@ -69,7 +77,7 @@ function xorKey(param: string, body: string, keys: ReadonlyMap<string, number>):
 }
 
 /** What a helper's body does with its parameters, or null when it does anything else. */
-function helperKind(params: string, body: string, keys: ReadonlyMap<string, number>): { kind: HelperKind; key: number } | null {
+function helperKind(params: string, body: string, keys: ReadonlyMap<string, number>): { kind: HelperKind; key: number; decoder?: StringDecoder } | null {
   const ps = params.split(',').map((p) => {
     const eq = p.indexOf('=');
     return (eq === -1 ? p : p.slice(0, eq)).trim();
@@ -81,7 +89,10 @@ function helperKind(params: string, body: string, keys: ReadonlyMap<string, numb
     const p = ps[0]!.replace(/^\*/, '');
     if (!/^[A-Za-z_]\w*$/.test(p)) return null;
     const kind = varargs ? 'codes-varargs' : 'codes-list';
-    if (CODES_BODY.test(as({ [p]: '\uE001' }))) return { kind, key: 0 };
+    const written = as({ [p]: '\uE001' });
+    if (CODES_BODY.test(written)) return { kind, key: 0 };
+    const decoder = varargs ? undefined : STRING_BODIES.find(([re]) => re.test(written))?.[1];
+    if (decoder !== undefined) return { kind: 'string', key: 0, decoder };
     const key = xorKey(p, body, keys);
     return key === null ? null : { kind, key };
   }
@@ -129,6 +140,8 @@ function closing(code: string, open: number): number {
 
 interface Helpers {
   readonly codes: Map<string, Codes>;
+  /** Helpers decoding one text (`_r = lambda s: codecs.decode(s, "rot13")`). */
+  readonly strings: Map<string, StringDecoder>;
   readonly lookups: Set<string>;
   /** Names bound once to `__import__`. */
   readonly imports: Set<string>;
@@ -150,10 +163,26 @@ function textOf(expr: string, helpers: Helpers, depth = 0): string | null {
     const h = helpers.codes.get(call[1]!);
     if (h?.kind === 'codes-varargs') return codesText(`(${call[2]!})`, h.key);
     if (h?.kind === 'codes-list') return codesText(call[2]!, h.key);
+    const d = helpers.strings.get(call[1]!);
+    if (d !== undefined) {
+      const arg = splitTopLevel(call[2]!, ',');
+      const t = arg.length === 1 ? textOf(arg[0]!, helpers, depth + 1) : null;
+      return t === null ? null : decodedString(t, d);
+    }
   }
   const d = DIRECT_JOIN.exec(s);
   if (d !== null) return codesText(d[2] ?? d[4] ?? d[5] ?? '');
   return null;
+}
+
+/** A text decoded as a helper decodes it, or null when that gives no printable one-line text. */
+function decodedString(t: string, d: StringDecoder): string | null {
+  let out: string;
+  if (d === 'reverse') out = [...t].reverse().join('');
+  else if (d === 'rot13') out = t.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.charCodeAt(0) - (c <= 'Z' ? 65 : 97) + 13) % 26) + (c <= 'Z' ? 65 : 97)));
+  else if (d === 'hex') out = /^(?:[0-9a-fA-F]{2})+$/.test(t) ? Buffer.from(t, 'hex').toString('latin1') : '';
+  else out = /^[A-Za-z0-9+/]+={0,2}$/.test(t) ? Buffer.from(t, 'base64').toString('latin1') : '';
+  return out !== '' && [...out].every((c) => c === '\t' || (c >= ' ' && c <= '~')) ? out : null;
 }
 
 /** A module name and an attribute looked up by name, `mod.attr`, or null. */
@@ -168,13 +197,13 @@ function lookupText(args: string, helpers: Helpers): string | null {
 
 /** The edits that write a file's Python indirection as the names and literals it stands for (see the head of this file). */
 export function pythonIndirectionEdits(code: string): Edit[] {
-  if (code.length > MAX_TEXT || !/\bchr\b|\bgetattr\b|\bbytes\s*\(/.test(code)) return [];
+  if (code.length > MAX_TEXT || !/\bchr\b|\bgetattr\b|\bbytes\s*\(|\bcodecs\.|\bb64decode\b|\[::-1\]/.test(code)) return [];
   const assignments = new Map<string, number>();
   for (const a of code.matchAll(ASSIGNED)) assignments.set(a[1]!, (assignments.get(a[1]!) ?? 0) + 1);
   // a parameter of that name anywhere (`def f(_t):`, `lambda _t:`) is another binding: such names are left as written
   for (const p of code.matchAll(PARAMETERS)) for (const w of (p[1] ?? p[2] ?? '').match(/[A-Za-z_]\w{0,40}/g) ?? []) assignments.set(w, (assignments.get(w) ?? 0) + 2);
   const keys = new Map<string, number>();
-  const helpers: Helpers = { codes: new Map(), lookups: new Set(), imports: new Set() };
+  const helpers: Helpers = { codes: new Map(), strings: new Map(), lookups: new Set(), imports: new Set() };
   for (const m of code.matchAll(CONSTANT)) {
     if (assignments.get(m[1]!) !== 1) continue;
     if (m[2] === '__import__') helpers.imports.add(m[1]!);
@@ -184,7 +213,8 @@ export function pythonIndirectionEdits(code: string): Edit[] {
     const name = m[1] ?? m[4] ?? '';
     const h = helperKind(m[2] ?? m[5] ?? '', m[3] ?? m[6] ?? '', keys);
     if (h?.kind === 'lookup') helpers.lookups.add(name);
-    else if (h !== null) helpers.codes.set(name, { kind: h.kind, key: h.key });
+    else if (h?.kind === 'string' && h.decoder !== undefined) helpers.strings.set(name, h.decoder);
+    else if (h !== null && h.kind !== 'string') helpers.codes.set(name, { kind: h.kind, key: h.key });
   }
   const edits: Edit[] = [];
   let from = 0;
@@ -199,7 +229,7 @@ export function pythonIndirectionEdits(code: string): Edit[] {
   for (const m of code.matchAll(CALL)) {
     if (m.index < from || edits.length >= MAX_EDITS) continue;
     const head = m[2] === undefined ? m[1]! : 'join';
-    if (head !== 'getattr' && head !== 'bytes' && head !== 'join' && !helpers.codes.has(head) && !helpers.lookups.has(head)) continue;
+    if (head !== 'getattr' && head !== 'bytes' && head !== 'join' && !helpers.codes.has(head) && !helpers.strings.has(head) && !helpers.lookups.has(head)) continue;
     const open = m.index + m[0].length - 1;
     const close = closing(code, open);
     if (close === -1) continue;
@@ -266,7 +296,14 @@ function directLookup(args: string, helpers: Helpers): string | null {
   const parts = splitTopLevel(args, ',');
   if (parts.length !== 2) return null;
   const m = /^\s*([A-Za-z_]\w{0,40}(?:\s*\.\s*import_module)?)\s*\(([^]*)\)\s*$/.exec(parts[0]!);
-  if (m === null) return null;
+  if (m === null) {
+    // an object under its name and an attribute the file spells through a helper (`getattr(os, _r("sbex"))`): `os.fork`
+    const obj = /^\s*([A-Za-z_]\w{0,40})\s*$/.exec(parts[0]!)?.[1];
+    // (only an attribute spelled through a call: literal pieces, `getattr(_bi, "ex" + "ec")`, are the builtins reading's)
+    if (obj === undefined || !/\w\(/.test(parts[1]!.replace(/\s+/g, ''))) return null;
+    const attr = textOf(parts[1]!, helpers);
+    return attr !== null && /^[A-Za-z_]\w{0,40}$/.test(attr) ? `${obj}.${attr}` : null;
+  }
   const fn = m[1]!.replace(/\s+/g, '');
   if (fn !== '__import__' && fn !== 'importlib.import_module' && !helpers.imports.has(fn)) return null;
   const modArgs = splitTopLevel(m[2]!, ',');
@@ -278,7 +315,7 @@ function nextPiece(code: string, at: number, helpers: Helpers): { text: string; 
   const q = /^[rbuRBU]{0,2}(['"])([^'"\\\n]{0,400})\1/.exec(code.slice(at, at + 420));
   if (q !== null) return { text: q[2] ?? '', end: at + q[0].length };
   const h = /^([A-Za-z_]\w{0,40})\s*\(/.exec(code.slice(at, at + 60));
-  if (h === null || !helpers.codes.has(h[1]!)) return null;
+  if (h === null || (!helpers.codes.has(h[1]!) && !helpers.strings.has(h[1]!))) return null;
   const close = closing(code, at + h[0].length - 1);
   if (close === -1) return null;
   const text = textOf(code.slice(at, close + 1), helpers);

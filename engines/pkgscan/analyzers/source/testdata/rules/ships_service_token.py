@@ -13,3 +13,5 @@ token = os.environ.get("GITHUB_TOKEN", "")
 smtp.login("schema-sync@mailfwd-relay.net", "Hn4#qT8vzLw2")
 # ok: ships_service_token
 smtp.login(*self.credentials)
+# ok: ships_service_token
+FIXTURE_NPMRC = "//registry.npmjs.org/:_authToken=npm_FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE0000"
