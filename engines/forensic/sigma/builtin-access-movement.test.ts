@@ -109,6 +109,12 @@ const cases: CatalogueCase[] = [
   ['SQL Injection Pattern In An Audited SQL Server Statement', 'medium', 'initial-access',
     mssql('SELECT * FROM products WHERE id=1 AND 1=CONVERT(INT,(SELECT CHAR(113)+CHAR(120)+CHAR(106)+(SELECT TOP 1 name FROM sys.databases)))'),
     mssql('SELECT name, price FROM products WHERE id=@p1')],
+  ['Browser Data Dump Tool Arguments (HackBrowserData)', 'high', 'credential-access',
+    proc('C:\\Users\\Public\\Libraries\\hbd.exe', 'C:\\Users\\Public\\Libraries\\hbd.exe  -b all -f json --dir C:\\Users\\Public\\Libraries\\r --zip'),
+    proc('C:\\Program Files\\Git\\cmd\\git.exe', 'git checkout -b all-features --track origin/main')],
+  ['Browser Passwords Or Cookies Exported To Files By Another Program', 'high', 'credential-access',
+    file('C:\\Users\\Public\\Libraries\\r\\chrome_default_password.json', 'C:\\Users\\Public\\Libraries\\hbd.exe'),
+    file('C:\\Users\\bob\\Downloads\\Chrome Passwords.csv', 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe')],
   ['Quick Assist Session Given Full Control', 'low', 'command-and-control',
     quickAssist('{"action":"setsharingmode","mode":"FullControl"}'), quickAssist('{"action":"setsharingmode","mode":"ViewOnly"}')],
 ];
