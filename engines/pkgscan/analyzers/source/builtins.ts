@@ -70,8 +70,12 @@ const MODULE_ALIAS = /^[ \t]*import[ \t]+(subprocess|os|socket|base64|zlib|marsh
 /** A name used as a module (`name.`), not an attribute of something else. */
 const MODULE_USE = /(?<![\w.])([A-Za-z_]\w{0,40})(?=[ \t]{0,8}\.)/g;
 
-/** `from socket import gethostname, create_connection as cc`: those modules' functions under names of the file's own (one line, no parentheses). */
-const FROM_IMPORT = /^[ \t]*from[ \t]+(subprocess|os|socket|base64|zlib|marshal|shutil|ctypes|requests|platform|getpass|urllib\.request|codecs|importlib)[ \t]+import[ \t]+([A-Za-z_][\w \t,]{0,300})(?:#[^\n]*)?$/gm;
+/**
+ * `from socket import gethostname, create_connection as cc`: the host's, process and decoding modules' functions under
+ * names of the file's own (one line, no parentheses). Not the HTTP clients': `from requests import post` is how a
+ * library calls its own server, and a bare `post(` read as a fetch would carry its responses into every name.
+ */
+const FROM_IMPORT = /^[ \t]*from[ \t]+(subprocess|os|socket|base64|zlib|marshal|shutil|ctypes|platform|getpass)[ \t]+import[ \t]+([A-Za-z_][\w \t,]{0,300})(?:#[^\n]*)?$/gm;
 /** A name called (`name(`), not a member (`x.name(`) and not a definition (`def name(`). */
 const BARE_CALL = /(?<![\w.])([A-Za-z_]\w{0,40})(?=[ \t]{0,8}\()/g;
 

@@ -484,6 +484,29 @@ const CREATE_WITH_MODE = /\b(?:createWriteStream|writeFileSync|writeFile|openSyn
 /** The mode of an options object: `mode: 0o755`, `mode: 493`, `mode: '755'`. */
 const MODE_OPTION = /\bmode\s*:\s*(0o[0-7]{3,4}|0[0-7]{3}|\d{2,4}|'[0-7]{3,4}'|"[0-7]{3,4}")/;
 
+/** The calls whose arguments are text shown to a person: errors, warnings, logs and prints. */
+const MESSAGE_CALL = /(?:\b(?:Error|TypeError|RangeError|Exception|RuntimeError|OSError|print|warn|warning|warnings\.warn|info|debug|error|log|fail|abort|echo)|\bconsole\.\w{1,10}|\blogg?(?:er|ing)?\.\w{1,10})$/;
+
+/**
+ * Whether `at` lies inside the arguments of a call that shows text to a person (`new Error(\`... chmod +x ${p}\`)`,
+ * `console.warn("run chmod +x " + p)`, `print(f"chmod +x {p}")`): the calls still open before it on its line, read
+ * back at most 400 characters.
+ */
+function inMessage(code: string, at: number): boolean {
+  let depth = 0;
+  const stop = Math.max(0, at - 400);
+  for (let i = at - 1; i >= stop; i--) {
+    const c = code.charAt(i);
+    if (c === '\n') return false;
+    if (c === ')') depth++;
+    else if (c === '(') {
+      if (depth > 0) depth--;
+      else if (MESSAGE_CALL.test(code.slice(Math.max(0, i - 40), i).trimEnd())) return true;
+    }
+  }
+  return false;
+}
+
 /**
  * Makes a file runnable and then runs that file: a chmod with a literal execute mode (`chmod(p, 0o755)`, `chmod +x p`,
  * `st_mode | S_IEXEC`) of a target that a process, shell or system call of the same file later starts (the same name,
@@ -510,8 +533,11 @@ export function chmodThenRun({ code, path }: DetectorInput): DetectorHit[] {
     if (target !== undefined && mode !== undefined && literalExecMode(mode)) chmods.push({ offset: m.index, end: open + call.length, text: code.slice(m.index, open) + call, target });
     if (chmods.length > 100) break;
   }
+  const inCode = languageOf(path) === 'javascript' || languageOf(path) === 'python';
   for (const m of code.matchAll(SHELL_CHMOD)) {
     const target = m[2] ?? m[3] ?? m[4];
+    // (in code) a command line written into an error or a log message, the advice a tool prints, runs nothing
+    if (inCode && inMessage(code, m.index)) continue;
     if (target !== undefined && (m[1] === undefined || literalExecMode(m[1]))) chmods.push({ offset: m.index, end: m.index + m[0].length, text: m[0], target });
     if (chmods.length > 100) break;
   }
