@@ -413,7 +413,8 @@ function hasReversedWords(s: string): boolean {
   return found;
 }
 
-function rot13(s: string): string {
+/** A text with its letters turned 13 places round the alphabet. */
+export function rot13(s: string): string {
   return s.replace(/[a-z]/gi, (c) => {
     const base = c <= 'Z' ? 65 : 97;
     return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);

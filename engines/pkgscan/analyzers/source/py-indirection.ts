@@ -8,6 +8,7 @@
 // The rules are written against `subprocess.Popen(` and literal addresses; these edits let them read a dropper that
 // spells every name in numbers as if it did not.
 import type { Edit } from './aliases.js';
+import { reversed, rot13 } from './decoded.js';
 import { splitTopLevel } from './text.js';
 
 const MAX_TEXT = 4 * 1024 * 1024;
@@ -178,8 +179,8 @@ function textOf(expr: string, helpers: Helpers, depth = 0): string | null {
 /** A text decoded as a helper decodes it, or null when that gives no printable one-line text. */
 function decodedString(t: string, d: StringDecoder): string | null {
   let out: string;
-  if (d === 'reverse') out = [...t].reverse().join('');
-  else if (d === 'rot13') out = t.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.charCodeAt(0) - (c <= 'Z' ? 65 : 97) + 13) % 26) + (c <= 'Z' ? 65 : 97)));
+  if (d === 'reverse') out = reversed(t);
+  else if (d === 'rot13') out = rot13(t);
   else if (d === 'hex') out = /^(?:[0-9a-fA-F]{2})+$/.test(t) ? Buffer.from(t, 'hex').toString('latin1') : '';
   else out = /^[A-Za-z0-9+/]+={0,2}$/.test(t) ? Buffer.from(t, 'base64').toString('latin1') : '';
   return out !== '' && [...out].every((c) => c === '\t' || (c >= ' ' && c <= '~')) ? out : null;
