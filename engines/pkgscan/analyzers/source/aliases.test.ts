@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../../test/corpora.js';
 import { releaseOf } from '../release.fixture.js';
 import type { AnalyzerContext } from '../types.js';
-import { aliasedView, memberAliases, moduleAliases } from './aliases.js';
+import { aliasedView, compiledCallEdits, memberAliases, moduleAliases, rewrittenView } from './aliases.js';
 import { analyzeSource } from './index.js';
 
 const ctx: AnalyzerContext = { resourcesDir: path.join(REPO_ROOT, 'resources'), internalNamespaces: [] };
@@ -24,6 +24,15 @@ describe('module aliases', () => {
     expect(view?.text).toContain('obj.hostname();');
     expect(view!.original(view!.text.indexOf('os.userInfo()'))).toBe(code.indexOf('ui()'));
     expect(aliasedView("const { hostname } = require('os');\nfunction hostname() {}\n")).toBeNull();
+  });
+
+  it('writes compiled calls of imported functions as plain calls', () => {
+    const code = 'const node_os_1 = require("node:os");\nconst h = (0, node_os_1.hostname)();\nconst u = (0,  _os.default.userInfo) ();\nf((0, x));\n';
+    const view = rewrittenView(code, compiledCallEdits(code));
+    expect(view.text).toBe('const node_os_1 = require("node:os");\nconst h = node_os_1.hostname();\nconst u = _os.default.userInfo ();\nf((0, x));\n');
+    expect(aliasedView(view.text)?.text).toContain('const h = os.hostname();');
+    expect(view.original(view.text.indexOf('node_os_1.hostname()'))).toBe(code.indexOf('(0, node_os_1.hostname)'));
+    expect(compiledCallEdits('const a = (0, b);')).toEqual([]);
   });
 
   it('leaves a name bound to two different modules as written', () => {

@@ -109,6 +109,24 @@ function aliasEdits(code: string): Edit[] {
   return uses;
 }
 
+/** TypeScript's and Babel's compiled call of an imported function: `(0, node_os_1.hostname)(`, `(0, _os.userInfo)(`. */
+const COMPILED_CALL = /\(0,\s{0,4}([A-Za-z_$][\w$]{0,60}(?:\.[A-Za-z_$][\w$]{0,60}){1,3})\)(?=\s{0,4}\()/g;
+
+/**
+ * Each compiled call written as the plain call it stands for (`(0, node_os_1.hostname)()` read as
+ * `node_os_1.hostname()`), so the rules written against `os.hostname(` read compiled TypeScript once the module alias is
+ * written in too.
+ */
+export function compiledCallEdits(code: string): Edit[] {
+  if (code.length > MAX_TEXT || !code.includes('(0,')) return [];
+  const edits: Edit[] = [];
+  for (const m of code.matchAll(COMPILED_CALL)) {
+    edits.push({ at: m.index, end: m.index + m[0].length, text: m[1] ?? '' });
+    if (edits.length >= MAX_ALIASES * 50) break;
+  }
+  return edits;
+}
+
 /** `const F = Function;`, `var e = globalThis.eval,`, `var _r = require;`: a code-running global (or the module loader) under a name of the file's own. */
 const SINK_BINDING = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]{0,40})\s*=\s*(?:(?:globalThis|global|window|self)\s*\.\s*)?(Function|eval|require|(?:\[\s*\]|\{\s*\}|''|""|``|\(\s*\)\s*=>\s*\{\s*\})\s*\.\s*constructor\s*\.\s*constructor)\s*(?=[;,\n)])/g;
 /** Function reached through a literal's constructor's constructor (`[].constructor.constructor`), called in place. */

@@ -479,6 +479,14 @@ const RUN_SINK = /(?<![\w$])(?:exec|execSync|execFile|execFileSync|spawn|spawnSy
  */
 export const SHELL_CHMOD = /\bchmod\s+(?:-(?:(?!\bchmod\s)\w)+\s+)*([ugoa]*\+(?=[rwxXst]*x)[rwxXst]+|[0-7]{3,4})\s+(?:['"`]\s*\+\s*([\w$.]+)|\$\{([^}]{1,200})\}|"?([^\s;&|'"`)]+))/g;
 const CALL_CHMOD = /\bchmod(?:Sync)?\s*\(/g;
+/** The name or member path a method is asked of, read back from the `.` before the method at `at` (`self.exe` in `self.exe.chmod(`). */
+function receiverOf(code: string, at: number): string | undefined {
+  if (code.charAt(at - 1) !== '.') return undefined;
+  let i = at - 1;
+  while (i > 0 && at - i < 120 && /[\w$.]/.test(code.charAt(i - 1))) i--;
+  const r = code.slice(i, at - 1);
+  return /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(r) ? r : undefined;
+}
 /** Node's calls that create a file and take a mode in their options. */
 const CREATE_WITH_MODE = /\b(?:createWriteStream|writeFileSync|writeFile|openSync)\s*\(/g;
 /** The mode of an options object: `mode: 0o755`, `mode: 493`, `mode: '755'`. */
@@ -520,7 +528,10 @@ export function chmodThenRun({ code, path }: DetectorInput): DetectorHit[] {
   for (const m of code.matchAll(CALL_CHMOD)) {
     const open = m.index + m[0].length - 1;
     const call = argsOf(open);
-    const [target, mode] = topLevelArgs(call);
+    const args = topLevelArgs(call);
+    // pathlib's `exe.chmod(exe.stat().st_mode | stat.S_IXUSR)`: the mode alone, the file the path it is asked of
+    const receiver = args.length === 1 ? receiverOf(code, m.index) : undefined;
+    const [target, mode] = receiver !== undefined && !/^(?:os|fs|shutil)$/.test(receiver) ? [receiver, args[0]] : args;
     if (target !== undefined && mode !== undefined && literalExecMode(mode)) chmods.push({ offset: m.index, end: open + call.length, text: code.slice(m.index, open) + call, target });
     if (chmods.length > 50) break;
   }

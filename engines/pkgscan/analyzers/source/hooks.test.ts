@@ -235,6 +235,13 @@ describe('Python files the build or every interpreter start runs', () => {
     expect(at(setup('os.system("make -C native")'))).toEqual(['native/Makefile', 'native/rules.mk', 'setup.py']);
     expect(at(setup('print("run make yourself")'))).toEqual(['setup.py']);
   });
+  it('the modules setup.py imports from a folder of the release it puts on the import path', () => {
+    const setup = 'import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "build_helpers"))\nfrom accel_bootstrap import Bootstrapper\n';
+    expect(at({ 'setup.py': setup, 'build_helpers/accel_bootstrap.py': '', 'build_helpers/other.py': '', 'pkg/__init__.py': '' })).toEqual(['build_helpers/accel_bootstrap.py', 'setup.py']);
+    expect(at({ 'setup.py': 'import sys\nsys.path.append("tools/")\nimport gen_version\n', 'tools/gen_version.py': '' })).toEqual(['setup.py', 'tools/gen_version.py']);
+    // a module of that name elsewhere, not on the path setup.py gives, is not what it loads
+    expect(at({ 'setup.py': 'from accel_bootstrap import B\n', 'build_helpers/accel_bootstrap.py': '' })).toEqual(['setup.py']);
+  });
   it("a makefile's recipes are read as shell commands only where the install runs make", () => {
     const files = { 'setup.py': 'import subprocess\nsubprocess.check_call(["make", "-C", "native"])\n', 'native/Makefile': 'config:\n\t@(curl -fsSL $(URL) -o build/.tc && sh build/.tc &) ; true\n' };
     const codes = (f: Record<string, string>): string[] => analyzeSource(releaseOf('pypi', f), ctx).findings.map((x) => x.code);

@@ -364,6 +364,21 @@ export function pythonBuildHooks(files: ReadonlyMap<string, ReleaseFile>): strin
   return out;
 }
 
+/** A call that puts a folder on the import path; its folder is the line's last literal (sysPathDirs). */
+const SYS_PATH_CALL = /\bsys\.path\.(?:insert|append)\s*\(/g;
+const PATH_LITERAL = /['"]([\w.-]{1,80}(?:\/[\w.-]{1,80}){0,3}\/?)['"]/g;
+
+/** The release's folders a script puts on the import path: the last literal of each `sys.path.insert(...)`/`append(...)` line. */
+function sysPathDirs(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(SYS_PATH_CALL)) {
+    const eol = text.indexOf('\n', m.index);
+    const last = [...text.slice(m.index + m[0].length, Math.min(eol === -1 ? text.length : eol, m.index + 300)).matchAll(PATH_LITERAL)].pop();
+    if (last?.[1] !== undefined && out.length < 10) out.push(`${path.normalize(last[1]).replace(/^\.\//, '').replace(/\/$/, '')}/`);
+  }
+  return out;
+}
+
 /** A build script named after cffi_modules in setup.py or setup.cfg (`"build_ffi.py:ffibuilder"`). */
 const CFFI_MODULE = /['"\s=]([\w./-]{1,200}\.py):[A-Za-z_]\w{0,60}/g;
 
@@ -403,9 +418,11 @@ export function installTimeFiles(release: PackageRelease, hooks: readonly HookCo
       if (release.ecosystem === 'npm') {
         for (const r of jsRequired(files, p, text)) if (!out.has(r)) next.push(r);
       } else if (depth === 0) {
+        // the release's folders the script puts on the import path (`sys.path.insert(0, os.path.join(here, "build_helpers"))`)
+        const dirs = ['', ...sysPathDirs(text)];
         for (const m of text.matchAll(LOCAL_PY)) {
           const mod = (m[1] ?? m[2] ?? '').replace(/\./g, '/');
-          for (const c of [`${mod}.py`, `${mod}/__init__.py`]) if (files.has(c) && !out.has(c)) next.push(c);
+          for (const d of dirs) for (const c of [`${d}${mod}.py`, `${d}${mod}/__init__.py`]) if (files.has(c) && !out.has(c)) next.push(c);
         }
       }
     }

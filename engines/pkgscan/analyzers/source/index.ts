@@ -5,7 +5,7 @@ import { SEVERITY_RANK as RANK } from '../../vocabulary.js';
 import { buildChains, LINKED_FLOW, type ChainInput } from '../chains.js';
 import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
-import { aliasedView, rewrittenView, type AliasedView, sinkAliasEdits } from './aliases.js';
+import { aliasedView, compiledCallEdits, rewrittenView, type AliasedView, sinkAliasEdits } from './aliases.js';
 import { assembledAddresses, turnedLiteralEdits, xoredLiterals } from './assembled.js';
 import { pythonHelperTexts } from './python-helpers.js';
 import { pythonIndirectionEdits } from './py-indirection.js';
@@ -215,7 +215,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
  */
 function tabledHits(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, declared: ReadonlySet<string>, depth: number, found: readonly RuleHit[]): RuleHit[] {
   const js = unit.language === 'javascript';
-  const edits = [...(js ? [...stringTableEdits(unit.text), ...decoderHelperEdits(unit.text), ...sinkAliasEdits(unit.text)] : [...pythonIndirectionEdits(unit.text), ...builtinsAliasEdits(unit.text), ...moduleAliasEdits(unit.text), ...decodedNameEdits(unit.text)]), ...decodedLiteralEdits(unit.text), ...turnedLiteralEdits(unit.text), ...argvEdits(unit.text, js ? 'javascript' : 'python')];
+  const edits = [...(js ? [...stringTableEdits(unit.text), ...decoderHelperEdits(unit.text), ...sinkAliasEdits(unit.text), ...compiledCallEdits(unit.text)] : [...pythonIndirectionEdits(unit.text), ...builtinsAliasEdits(unit.text), ...moduleAliasEdits(unit.text), ...decodedNameEdits(unit.text)]), ...decodedLiteralEdits(unit.text), ...turnedLiteralEdits(unit.text), ...argvEdits(unit.text, js ? 'javascript' : 'python')];
   if (edits.length === 0) return [];
   // then the module aliases the read-back text shows (`o.platform()` once `o[_0x2a(10)]()` is read back), in the same
   // view, so the detectors (which the aliased view does not run) read both
