@@ -20,7 +20,7 @@ export interface ChainInput {
   readonly installTime: boolean;
   /** Where in its file it matched (null when unknown: decoded data, hook commands). */
   readonly offset?: number | null;
-  /** Runs only when the package's user runs it (a release command), not on install or import. */
+  /** Runs only when the package's user runs it (a release command, a helper's function nothing calls on load), not on install or import. */
   readonly userRun?: boolean;
   /** Collected data secret in itself whatever its severity (the rule says so: many tools' keys in their files). */
   readonly secretData?: boolean;
@@ -127,6 +127,9 @@ export function buildChains(inputs: readonly ChainInput[]): AttackChain[] {
       // a threat its context keeps below high (persistence a user's command installs) with nothing but informational
       // steps beside it (a command run, the user's name read) is what a service tool does: no chain
       if (!installTime && threat.kind === 'persistence' && RANK[threat.finding.severity] < RANK.high && caps.every((c) => RANK[c.finding.severity] < RANK.medium)) continue;
+      // persistence only the user's own call installs (a start-at-login helper's `enable()`), beside a hidden helper
+      // process and no collected data, is that helper's job
+      if (!installTime && threats.every((t) => t.kind === 'persistence' && t.userRun === true && RANK[t.finding.severity] < RANK.high) && caps.every((c) => c.kind === 'spawn' || RANK[c.finding.severity] < RANK.medium)) continue;
       const stealing = cap.kind !== null && COLLECTS.has(cap.kind) && (threat.kind === 'exfil_endpoint' || threat.finding.category === 'exfiltration');
       const severity: Severity = installTime || stealing || threat.finding.severity === 'critical' ? 'critical' : 'high';
       const steps = [...caps.slice(0, MAX_STEPS - Math.min(threats.length, 3)), ...threats.slice(0, 3)].map(step);

@@ -107,7 +107,7 @@ interface RuleHit {
   readonly auxiliary: boolean;
   /** Where in the file's text it matched (null in decoded data). */
   readonly offset: number | null;
-  /** Code that runs only when the package's user runs it: a file neither installed nor loaded on import (a CLI, a release script), or a function of an imported file that nothing calls on import. Asked of publishing rules only. */
+  /** Code that runs only when the package's user runs it: a file neither installed nor loaded on import (a CLI, a release script), or a function of an imported file that nothing calls on import. Asked of publishing and persistence rules only. */
   readonly userRun: boolean;
 }
 
@@ -177,6 +177,8 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
     // publishing asks too: a release command the user runs publishes with the user's token; a worm publishes on load
     const importRaise = unit.importTime === true && rule.importSeverity !== null;
     const publishes = rule.kind === 'publish';
+    // and persistence: a start-at-login helper installs it when its user's code calls it; a dropper on load
+    const userRunAsked = publishes || rule.kind === 'persistence';
     const language = unit.language === 'python' ? 'python' : 'javascript';
     const readable = unit.glued !== true && unit.decoded !== true && (unit.language === 'javascript' || unit.language === 'python');
     const seenLines = new Set<number>();
@@ -184,13 +186,13 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
       const line = unit.decoded === true ? unit.lineBase + 1 : unit.lineBase + lines.lineOf(h.offset) + 1;
       if (seenLines.has(line)) continue;
       seenLines.add(line);
-      const onLoad = (importRaise || (publishes && unit.importTime === true)) && (!readable || runsAtImport(code, h.offset, language, (n) => usedOnImportElsewhere(unit.file, language, unit.importPeers ?? [], n, 0, new Set())));
+      const onLoad = (importRaise || (userRunAsked && unit.importTime === true)) && (!readable || runsAtImport(code, h.offset, language, (n) => usedOnImportElsewhere(unit.file, language, unit.importPeers ?? [], n, 0, new Set())));
       const severity = severityAt(importRaise && onLoad);
       out.push({
         rule,
         installTime: unit.installTime,
         auxiliary: unit.auxiliary,
-        userRun: publishes && readable && !unit.installTime && !onLoad,
+        userRun: userRunAsked && readable && !unit.installTime && !onLoad,
         offset: unit.decoded === true ? null : (unit.offsetBase ?? 0) + h.offset,
         finding: { code: rule.id, severity, category: rule.category, title: unit.decoded === true ? `${rule.title} (in decoded data)` : rule.title, file: unit.file, line, match: boundMatch(`${unit.decoded === true ? 'decoded: ' : unit.glued === true ? 'glued: ' : ''}${h.text.trim()}`), technique: rule.technique, analyzer: SOURCE_ANALYZER },
       });

@@ -195,6 +195,23 @@ describe('exfiltration and attack chains', () => {
     expect(js(npmrc).chains).toEqual([]);
     expect(js("const https = require('https'); const h = require('os').hostname();\nhttps.request({ host: 'x.example', path: '/' + h }).end();").chains).toEqual([]);
   });
+  it('a start-at-login entry written by a function the user calls, through a hidden helper process, is no chain; the same run on import is', () => {
+    const helper = [
+      'import os, subprocess',
+      'def _startup_dir():',
+      '    return os.path.join(os.environ["APPDATA"], "Microsoft", "Windows", "Start Menu", "Programs", "Startup")',
+      'def enable(name, target):',
+      '    path = os.path.join(_startup_dir(), name + ".lnk")',
+      '    script = "$s = (New-Object -ComObject WScript.Shell).CreateShortcut(\'%s\'); $s.TargetPath = \'%s\'; $s.Save()" % (path, target)',
+      '    subprocess.run(["powershell.exe", "-NoProfile", "-Command", script], check=True, creationflags=subprocess.CREATE_NO_WINDOW)',
+      '',
+    ].join('\n');
+    const asLibrary = py({ 'setup.py': 'from setuptools import setup\nsetup(name="lal", py_modules=["lal"])\n', 'lal.py': helper });
+    expect(codes(asLibrary)).toEqual(expect.arrayContaining(['persistence_scheduled', 'hidden_window_process']));
+    expect(asLibrary.chains).toEqual([]);
+    const onImport = py({ 'setup.py': 'from setuptools import setup\nsetup(name="lal", py_modules=["lal"])\n', 'lal.py': `${helper}enable("svc", r"C:\\Users\\Public\\svc.exe")\n` });
+    expect(onImport.chains?.length).toBe(1);
+  });
   it('publishing with a registry token chains on install or import, and in code the user runs only when it lists the owner\'s packages to republish', () => {
     const release = "const fs = require('fs');\nconst { execSync } = require('child_process');\nfunction release(dir) {\n  const token = process.env.NPM_TOKEN;\n  fs.writeFileSync(dir + '/.npmrc', '//registry.npmjs.org/:_authToken=' + token);\n  execSync('npm publish --access public', { cwd: dir });\n}\nmodule.exports = { release };\n";
     // a release command: the function runs when its user calls it
