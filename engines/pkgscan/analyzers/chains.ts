@@ -46,6 +46,16 @@ function secretData(c: ChainInput, collected: readonly ChainInput[]): boolean {
   const store = (i: ChainInput): boolean => i.kind === 'credentials' && PASSWORD_STORES.test(i.finding.technique ?? '');
   return store(c) && collected.some((o) => store(o) && o.finding.code !== c.finding.code && o.finding.file === c.finding.file && near(o, c));
 }
+/**
+ * Where collected secret data meets a network call: in its own file, near it; or in another module of the same small
+ * program (a collector module and a transport module called one after the other) when the data is many tools'
+ * credential files or the environment's secret variables picked out: not a single credential file a client reads for
+ * its user, a wallet SDK's own keypair file beside its RPC client, nor the environment copied whole for a child process.
+ */
+function sendsIt(c: ChainInput, n: ChainInput): boolean {
+  if (n.finding.file === c.finding.file) return near(c, n);
+  return c.flow === n.flow && c.flow.startsWith(LINKED_FLOW) && ((c.kind === 'environment' && c.secretData === true) || (c.kind === 'credentials' && RANK[c.finding.severity] >= RANK.high));
+}
 const MAX_STEPS = 6;
 /** Threats that only matter with data to send: they chain with a collecting capability only. */
 const NEEDS_DATA: ReadonlySet<ChainKind> = new Set(['exfil_endpoint', 'publish']);
@@ -139,11 +149,11 @@ export function buildChains(inputs: readonly ChainInput[]): AttackChain[] {
     // at install time, collecting host data next to a network call is a beacon even when the host is an ordinary one;
     // at any time, secrets (the environment, its secret variables, many tools' credential files) read in the file that sends
     const network = allCaps.filter((c) => c.kind === 'network');
-    const collect = allCaps.filter((c) => c.kind !== null && COLLECTS.has(c.kind) && network.some((n) => near(c, n)));
-    const secrets = collect.filter((c) => secretData(c, collect) && network.some((n) => n.finding.file === c.finding.file && near(c, n)));
+    const collect = allCaps.filter((c) => c.kind !== null && COLLECTS.has(c.kind) && network.some((n) => near(c, n) || sendsIt(c, n)));
+    const secrets = collect.filter((c) => secretData(c, collect) && network.some((n) => sendsIt(c, n)));
     if ((installTime && collect.length > 0 && network.length > 0) || secrets.length > 0) {
       const shown = installTime ? collect : secrets;
-      const sends = installTime ? network : network.filter((n) => secrets.some((c) => c.finding.file === n.finding.file && near(c, n)));
+      const sends = installTime ? network : network.filter((n) => secrets.some((c) => sendsIt(c, n)));
       const first = strongest(shown);
       const send = strongest(sends);
       if (!first || !send) continue;

