@@ -140,7 +140,7 @@ describe('built-in rules from a detection catalogue of access and movement: corr
   it('TGTs without pre-authentication for two accounts to one address are AS-REP roasting; one account, or two from their own hosts, are not', () => {
     const ROAST = 'TGTs Without Pre-Authentication For Several Accounts From One Source (AS-REP Roasting)';
     const tgt = (user: string, ip: string): Ev =>
-      sec(4768, { TargetUserName: user, TargetDomainName: 'CORP', TargetSid: 'S-1-5-21-1-2-3-1190', ServiceName: 'krbtgt', ServiceSid: 'S-1-5-21-1-2-3-502', TicketOptions: '0x40800010', Status: '0x0', TicketEncryptionType: '0x17', PreAuthType: '0', IpAddress: ip, IpPort: '50311' }, 'DC01');
+      sec(4768, { TargetUserName: user, TargetDomainName: 'CORP', TargetSid: 'S-1-5-21-1-2-3-1190', ServiceName: 'krbtgt', ServiceSid: 'S-1-5-21-1-2-3-502', TicketOptions: '0x40800010', Status: '0x0', TicketEncryptionType: '0x17', PreAuthType: '0', IpAddress: ip, IpPort: '50311' });
     const titles = (events: Ev[]): string[] => [...builtinHits(events).keys()];
     const h = builtinHits([tgt('joão.ribeiro', '::ffff:10.40.2.199'), tgt('svc_impressão', '::ffff:10.40.2.199')]).get(ROAST);
     expect(h?.level).toBe('high');
