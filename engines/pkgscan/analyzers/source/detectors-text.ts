@@ -468,10 +468,10 @@ function returnedTo(code: string, at: number, target: string): string[] {
 const PY_CALL_ASSIGN = /^[ \t]*(\w{1,60})[ \t]*=[ \t]*(?:self\.|cls\.)?(\w{1,60})[ \t]*\(/gm;
 
 /**
- * Where something is started: a process or shell call (its argument text follows; TypeScript's and Babel's compiled
- * `(0, child_process_1.spawn)(bin, ...)` too), or a shell command line.
+ * Where something is started: a process or shell call (its argument text follows), or a shell command line. Compiled
+ * TypeScript's `(0, child_process_1.spawn)(bin, ...)` is read in the second reading, which writes it as a plain call.
  */
-const RUN_SINK = /(?<![\w$])(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork|system|popen|startfile|Popen|call|run|check_call|check_output|getoutput|execv\w*|execl\w*)(?:\s*\))?\s*\(|\bStart-Process\b/g;
+const RUN_SINK = /(?<![\w$])(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork|system|popen|startfile|Popen|call|run|check_call|check_output|getoutput|execv\w*|execl\w*)\s*\(|\bStart-Process\b/g;
 /**
  * `chmod +x tool`, `chmod 755 "$BIN"`, and in code `'chmod +x ' + dest` or `` `chmod +x ${dest}` ``. The flag walk stops
  * at a flag `-chmod` (a later start reads on from there) and the mode's letters are one run checked ahead for an `x`,
