@@ -35,6 +35,7 @@ const PASSWORD_STORES = /^T1555(?:\.|$)/;
  * Collected data that is secret in itself: the environment whole or its secret variables picked out, sent from the
  * file that reads them, is a theft at any time, not only at install. One credential file read where requests are made
  * is a client using its user's token (a publish command reading ~/.npmrc); many tools' files read together (a harvest,
+ * three tools' files read near one another,
  * or what a rule marks `secret_data`: the AI assistants' MCP configurations with every server's keys) are secret data,
  * and so are password stores of two kinds read in one file (a browser's stores and the keychain key that decrypts
  * them): a cookie library reads both for its user, and sends neither.
@@ -43,9 +44,43 @@ function secretData(c: ChainInput, collected: readonly ChainInput[]): boolean {
   if (c.kind === 'environment') return RANK[c.finding.severity] >= RANK.medium;
   if (c.kind !== 'credentials') return false;
   if (RANK[c.finding.severity] >= RANK.high || c.secretData === true) return true;
+  // three tools' credentials read near one another in one file (SSH keys, git's stored credentials, gh's hosts): what
+  // a stealer gathers; a client reads its own tool's
+  const tools = new Set(collected.filter((o) => o.kind === 'credentials' && o.finding.file === c.finding.file && near(o, c)).map((o) => toolOf(o.finding.match ?? '')));
+  tools.delete(null);
+  if (tools.size >= 3) return true;
   const store = (i: ChainInput): boolean => i.kind === 'credentials' && PASSWORD_STORES.test(i.finding.technique ?? '');
   return store(c) && collected.some((o) => store(o) && o.finding.code !== c.finding.code && o.finding.file === c.finding.file && near(o, c));
 }
+/** The tools whose credentials a match names, by the words of their files and variables (first match wins). */
+const TOOLS: readonly (readonly [string, RegExp])[] = [
+  ['npm', /npmrc|npm_token|_authtoken|\bnpm\b/i],
+  ['pypi', /pypirc|pypi/i],
+  ['gh', /\bgh\b[^\n]{0,8}hosts|github-copilot|gh_token|github_token/i],
+  ['git', /git-credentials|gitconfig/i],
+  ['ssh', /\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b/i],
+  ['aws', /\.aws\b|aws_/i],
+  ['kube', /\.kube\b|kubeconfig|serviceaccount/i],
+  ['docker', /\.docker\b/i],
+  ['gcloud', /gcloud|application_default_credentials/i],
+  ['azure', /\.azure\b/i],
+  ['netrc', /\.netrc\b/i],
+  ['database', /pgpass|my\.cnf/i],
+  ['vault', /vault-token/i],
+  ['keychain', /keychain/i],
+  ['alibaba', /aliyun|alibabacloud|ossutil/i],
+  ['tencent', /tccli/i],
+  ['yandex', /yandex-cloud/i],
+  ['naver', /\.ncloud\b/i],
+  ['kaggle', /kaggle/i],
+  ['huggingface', /huggingface/i],
+  ['terraform', /credentials\.tfrc|terraformrc/i],
+  ['cargo', /\.cargo\b|\.gem\b/i],
+];
+function toolOf(match: string): string | null {
+  return TOOLS.find(([, re]) => re.test(match))?.[0] ?? null;
+}
+
 /**
  * Where collected secret data meets a network call: in its own file, near it; or in another module of the same small
  * program (a collector module and a transport module called one after the other) when the data is many tools'

@@ -26,6 +26,12 @@ describe('module aliases', () => {
     expect(aliasedView("const { hostname } = require('os');\nfunction hostname() {}\n")).toBeNull();
   });
 
+  it("reads child_process's functions under a name of the file's own by their own names, also after a comma", () => {
+    const code = 'const _0 = require("fs"), { exec: _4, spawn } = require("child_process");\nimport { execSync as run } from "node:child_process";\n_4(`python3 x`, () => {});\nrun("id");\n';
+    expect(Object.fromEntries(memberAliases(code))).toEqual({ _4: 'exec', run: 'execSync' });
+    expect(aliasedView(code)?.text).toContain('exec(`python3 x`, () => {});\nexecSync("id");');
+  });
+
   it('writes compiled calls of imported functions as plain calls', () => {
     const code = 'const node_os_1 = require("node:os");\nconst h = (0, node_os_1.hostname)();\nconst u = (0,  _os.default.userInfo) ();\nf((0, x));\n';
     const view = rewrittenView(code, compiledCallEdits(code));

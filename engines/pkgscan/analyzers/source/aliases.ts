@@ -15,10 +15,13 @@ import { isName, nameUses } from './decoded.js';
 const BINDING = /(?:\b(?:const|let|var)\s+|,\s*)([A-Za-z_$][\w$]{0,40})\s*=\s*(?:[\w$.]{1,60}\(\s*)?require\s*\(\s*['"`](?:node:)?(os|fs|https?|net|tls|dgram|dns|zlib)['"`]\s*\)/g;
 /** `import h from 'https'`, `import * as o from 'os'`. */
 const IMPORT = /\bimport\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]{0,40})\s+from\s+['"`](?:node:)?(os|fs|https?|net|tls|dgram|dns|zlib)['"`]/g;
-/** `const { hostname, userInfo: ui } = require('os')`: the modules' functions bound to names of the file's own. */
-const DESTRUCTURED = /\b(?:const|let|var)\s*\{([^{}]{1,400})\}\s*=\s*(?:[\w$.]{1,60}\(\s*)?require\s*\(\s*['"`](?:node:)?(os|fs|https?|net|tls|dgram|dns|zlib)['"`]\s*\)/g;
+/**
+ * `const { hostname, userInfo: ui } = require('os')` (also after a comma in one declaration: `, { exec: _4 } =
+ * require('child_process')`): the modules' functions bound to names of the file's own.
+ */
+const DESTRUCTURED = /(?:\b(?:const|let|var)\s*|,\s*)\{([^{}]{1,400})\}\s*=\s*(?:[\w$.]{1,60}\(\s*)?require\s*\(\s*['"`](?:node:)?(os|fs|https?|net|tls|dgram|dns|zlib|child_process)['"`]\s*\)/g;
 /** `import { hostname, request as r } from 'os'`. */
-const NAMED_IMPORT = /\bimport\s*\{([^{}]{1,400})\}\s*from\s*['"`](?:node:)?(os|fs|https?|net|tls|dgram|dns|zlib)['"`]/g;
+const NAMED_IMPORT = /\bimport\s*\{([^{}]{1,400})\}\s*from\s*['"`](?:node:)?(os|fs|https?|net|tls|dgram|dns|zlib|child_process)['"`]/g;
 const MAX_ALIASES = 40;
 const MAX_TEXT = 4 * 1024 * 1024;
 
@@ -47,7 +50,8 @@ export function moduleAliases(code: string): Map<string, string> {
 
 /**
  * The functions a file takes out of those modules by destructuring or a named import (local name -> `module.member`):
- * `{ hostname, userInfo: ui }` from os gives hostname -> os.hostname and ui -> os.userInfo.
+ * `{ hostname, userInfo: ui }` from os gives hostname -> os.hostname and ui -> os.userInfo; `{ exec: run }` from
+ * child_process gives run -> exec.
  */
 export function memberAliases(code: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -59,7 +63,10 @@ export function memberAliases(code: string): Map<string, string> {
         const member = (at === -1 ? piece : piece.slice(0, at)).trim();
         const local = (at === -1 ? piece : piece.slice(at + sep.length)).replace(/=[^]*$/, '').trim();
         if (!/^[A-Za-z_$][\w$]{0,40}$/.test(member) || !/^[A-Za-z_$][\w$]{0,40}$/.test(local)) continue;
-        const to = `${m[2] ?? ''}.${member}`;
+        // child_process's functions under a name of the file's own (`{ exec: _4 }`) are read by their own names, as if
+        // destructured without a new name: the rules that run code follow `exec(` and `spawn(` by name (see BINDING)
+        const to = m[2] === 'child_process' ? member : `${m[2] ?? ''}.${member}`;
+        if (to === local) continue;
         // a name taken from two modules (a bundle's modules side by side) is left as written
         out.set(local, out.has(local) && out.get(local) !== to ? '' : to);
       }

@@ -516,8 +516,17 @@ export function decodedTexts(code: string): DecodedText[] {
     const inflated = inflatedText(bytes);
     if (inflated !== null) return inflated;
     const text = bytesText(bytes);
+    if (readable(text)) return text;
+    // one character put before the base64 (a length no base64 has: one more than a multiple of four), dropped by the
+    // loader before decoding (`Buffer.from(s.slice(1), 'base64')`)
+    let unpadded = body.length;
+    while (unpadded > 0 && body[unpadded - 1] === '=') unpadded--;
+    if (unpadded % 4 === 1) {
+      const cut = bytesText(Buffer.from(body.slice(1), 'base64'));
+      if (readable(cut)) return cut;
+    }
     // base64 written backwards (reversed before decoding, as pyobfuscate-style loaders do), for literals up to 64 KiB
-    return readable(text) || body.length > MAX_REVERSED_BASE64 ? text : bytesText(Buffer.from(reversed(body), 'base64'));
+    return body.length > MAX_REVERSED_BASE64 ? text : bytesText(Buffer.from(reversed(body), 'base64'));
   });
   take(HEX_LITERAL, (m) => bytesText(Buffer.from(m[2] ?? '', 'hex')));
   take(ROT13_LITERAL, (m) => rot13(m[2] ?? ''));

@@ -329,6 +329,102 @@ const SAME_ORIGIN = /\b(?:self|window|globalThis)\.origin\b|\blocation\.origin\b
 /** Without a tree (a decoded literal, a file too big to parse): the response's end listener that evaluates, or an eval of a fetch in one statement. */
 const EVAL_FETCHED_TEXT = /\.on\s*\(\s*['"]end['"][^\n]{0,200}(?<![\w.$])eval\s*\(|(?<![\w.$])(?:eval|Function)\s*\(\s*(?:await\s+)?[^;\n]{0,200}?\b(?:fetch|axios(?:\.\w+)?|https?\.get)\s*\(/g;
 
+/**
+ * A file of the package's that is not code by its name: a source map, data and image files, fonts, WebAssembly, a
+ * lock file (JSON and YAML are left out: a translations file's plural rules compiled after a whitelist, a config's
+ * templates), or the running file's own source map (`__filename + '.map'`).
+ */
+const DATA_FILE = /\.(?:map|dat|bin|txt|log|db|png|jpe?g|gif|bmp|ico|svg|wav|mp3|ttf|otf|woff2?|wasm|wat|lock|csv)['"`]|__filename\s*\+\s*['"`]\.map['"`]/;
+const READ_FILE_CALL = /\breadFile(?:Sync)?\s*\(/;
+
+/**
+ * Code read out of a data file of the package and run: the content of a file named as data (DATA_FILE, directly or
+ * through a name given its path) followed through the names it is assigned to (`m = JSON.parse(readFileSync(__filename +
+ * '.map'))`, `s = m.sourcesContent[n]`) into eval, `Function` or vm (`Function('require', s.slice(i))(require)`).
+ */
+export function jsEvalDataFile({ code, ast }: DetectorInput): DetectorHit[] {
+  if (!ast) return [];
+  const assigns: { name: string; value: acorn.Node }[] = [];
+  walk.full(ast, (n) => {
+    const a = node(n);
+    if (assigns.length >= 5000) return;
+    if (n.type === 'VariableDeclarator' && a['init']) for (const id of identifiersIn(a['id'] as acorn.Node)) assigns.push({ name: id, value: a['init'] as acorn.Node });
+    if (n.type === 'AssignmentExpression' && (a['left'] as AnyNode).type === 'Identifier') assigns.push({ name: String((a['left'] as AnyNode)['name']), value: a['right'] as acorn.Node });
+  });
+  // names given a data file's path, then names given what such a file holds (three rounds)
+  const paths = new Set<string>();
+  for (const { name, value } of assigns) {
+    const t = src(code, value);
+    if (t.length < 400 && !READ_FILE_CALL.test(t) && DATA_FILE.test(t)) paths.add(name);
+  }
+  const readsData = (t: string): boolean => {
+    const at = t.search(READ_FILE_CALL);
+    if (at === -1) return false;
+    const rest = t.slice(at, at + 400);
+    return DATA_FILE.test(rest) || [...paths].some((p) => new RegExp(`(?<![\\w$.])${p.replace(/\$/g, '\\$')}(?![\\w$])`).test(rest));
+  };
+  const data = new Set<string>();
+  for (let round = 0; round < 3; round++) {
+    let grew = false;
+    for (const { name, value } of assigns) {
+      if (data.has(name)) continue;
+      const t = src(code, value);
+      if (readsData(t) || identifiersIn(value).some((i) => data.has(i))) {
+        data.add(name);
+        grew = true;
+      }
+    }
+    if (!grew) break;
+  }
+  const ctors = functionConstructors(code);
+  const hits: DetectorHit[] = [];
+  walk.full(ast, (n) => {
+    if (hits.length >= 5 || (n.type !== 'CallExpression' && n.type !== 'NewExpression')) return;
+    const args = evalArguments(node(n), code, ctors);
+    if (args === null) return;
+    if (args.some((a) => readsData(src(code, a)) || identifiersIn(a).some((i) => data.has(i)))) hits.push({ offset: n.start, text: src(code, n) });
+  });
+  return hits;
+}
+
+/** `https.request(` or `http.request(`: a request whose response a wrapping function may hand back. */
+const HTTP_REQUEST_TEXT = /\bhttps?\s*\.\s*request\s*\(/;
+
+/** A call of one of these names (not a member, `x.name(`), or null when there are none. */
+function callOf(names: ReadonlySet<string>): RegExp | null {
+  if (names.size === 0) return null;
+  return new RegExp(`(?<![\\w$.])(?:${[...names].slice(0, 50).map((x) => x.replace(/\$/g, '\\$')).join('|')})\\s*\\(`);
+}
+
+/**
+ * The file's functions (declared, or a function expression or arrow bound to a name) whose body fetches, or calls
+ * such a function (three rounds; at most 50 names).
+ */
+function fileFetchers(code: string, ast: acorn.Node, fetches: (text: string) => boolean): Set<string> {
+  const fns: { name: string; body: string }[] = [];
+  walk.full(ast, (n) => {
+    const a = node(n);
+    if (fns.length >= 400) return;
+    if (n.type === 'FunctionDeclaration' && a['id']) fns.push({ name: String(node(a['id'] as acorn.Node)['name']), body: src(code, a['body'] as acorn.Node) });
+    const init = a['init'] as AnyNode | undefined;
+    if (n.type === 'VariableDeclarator' && init !== undefined && init !== null && (init.type === 'FunctionExpression' || init.type === 'ArrowFunctionExpression') && node(a['id'] as acorn.Node).type === 'Identifier')
+      fns.push({ name: String(node(a['id'] as acorn.Node)['name']), body: src(code, init['body'] as unknown as acorn.Node) });
+  });
+  const out = new Set<string>();
+  for (const f of fns) if (out.size < 50 && fetches(f.body)) out.add(f.name);
+  for (let round = 0; round < 3 && out.size > 0 && out.size < 50; round++) {
+    const call = callOf(out);
+    let grew = false;
+    for (const f of fns) {
+      if (out.size >= 50 || out.has(f.name) || call === null || !call.test(f.body)) continue;
+      out.add(f.name);
+      grew = true;
+    }
+    if (!grew) break;
+  }
+  return out;
+}
+
 /** The function's parameter names (plain, default and rest; destructured names too). */
 function paramNames(fn: AnyNode): string[] {
   return ((fn['params'] as acorn.Node[] | undefined) ?? []).flatMap((p) => identifiersIn(p));
@@ -343,13 +439,6 @@ function paramNames(fn: AnyNode): string[] {
  */
 export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
   if (!ast) return [...code.matchAll(EVAL_FETCHED_TEXT)].slice(0, 50).map((m) => ({ offset: m.index, text: m[0] }));
-  // the file's own fetching functions (a declared function whose body fetches: `function load(cb) { https.get(...) }`)
-  // hand their callbacks fetched data too; the names taken from an HTTP client module are fetch calls
-  const fetchers = new Set<string>();
-  walk.full(ast, (n) => {
-    const a = node(n);
-    if (n.type === 'FunctionDeclaration' && a['id'] && fetchers.size < 50 && JS_NET_TEXT.test(src(code, a['body'] as acorn.Node))) fetchers.add(String(node(a['id'] as acorn.Node)['name']));
-  });
   const clientNames = new Set<string>();
   for (const m of code.matchAll(NET_MODULE_BINDING)) {
     for (const part of (m[1] ?? m[3] ?? '').split(',')) {
@@ -361,8 +450,13 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
   }
   // fetch itself under a name of the file's own (`const g = globalThis.fetch`)
   for (const m of code.matchAll(FETCH_ALIAS)) if (m[1] !== undefined) clientNames.add(m[1]);
-  const clientCall = clientNames.size > 0 ? new RegExp(`(?<![\\w$.])(?:${[...clientNames].slice(0, 20).map((x) => x.replace(/\$/g, '\\$')).join('|')})\\s*\\(`) : null;
-  const netText = (t: string): boolean => JS_NET_TEXT.test(t) || (clientCall !== null && clientCall.test(t));
+  const clientCall = callOf(clientNames);
+  // the file's own fetching functions (a function whose body fetches, `function load(cb) { https.get(...) }`, or calls
+  // another such function: `async function fetchCode() { ... await rpc(url, ...) }` over a `rpc` wrapping
+  // `https.request`) hand their callbacks and their callers fetched data too
+  const fetchers = fileFetchers(code, ast, (t) => JS_NET_TEXT.test(t) || HTTP_REQUEST_TEXT.test(t) || (clientCall !== null && clientCall.test(t)));
+  const fetcherCall = callOf(fetchers);
+  const netText = (t: string): boolean => JS_NET_TEXT.test(t) || (clientCall !== null && clientCall.test(t)) || (fetcherCall !== null && fetcherCall.test(t));
   // callbacks that receive fetched data: their parameter names, within their text
   const receivers: { start: number; end: number; names: Set<string> }[] = [];
   walk.full(ast, (n) => {
@@ -414,6 +508,7 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
   const hits: DetectorHit[] = [];
   const ctors = functionConstructors(code);
   const shell = shellCallees(code);
+  const runners = codeRunners(code, ast, shell, ctors);
   walk.full(ast, (n) => {
     if (n.type !== 'CallExpression' && n.type !== 'NewExpression') return;
     // a shell command line that is itself fetched data (`exec(step)` for each step of a fetched manifest): not a
@@ -423,6 +518,16 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
       const root = /^[A-Za-z_$][\w$]*/.exec(src(code, first))?.[0] ?? '';
       if (fetched.has(root) || receivedAt(root, first.start)) hits.push({ offset: n.start, text: src(code, n) });
       return;
+    }
+    // fetched data handed to a function of the file's own that runs that parameter as a shell command line or as code
+    // (`run(j.c)` over `function run(cmd) { spawn('sh', ['-c', cmd]) }`)
+    const runs = n.type === 'CallExpression' ? runners.get(calleeName(node(n))) : undefined;
+    if (runs !== undefined) {
+      const callArgs = (node(n)['arguments'] as acorn.Node[] | undefined) ?? [];
+      if ([...runs].some((i) => callArgs[i] !== undefined && identifiersIn(callArgs[i]!).some((id) => fetched.has(id) || receivedAt(id, callArgs[i]!.start)))) {
+        hits.push({ offset: n.start, text: src(code, n) });
+        return;
+      }
     }
     // fetched code handed to a child Node as its program (`spawn(process.execPath, ['-e', body])`, whatever the call's
     // name: a method name joined from pieces is still a call with this argument list)
@@ -438,6 +543,48 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
     if (args.some(fromNetwork) && !SAME_ORIGIN.test(code.slice(Math.max(0, n.start - 1500), n.start))) hits.push({ offset: n.start, text: src(code, n) });
   });
   return hits;
+}
+
+/**
+ * The file's functions that run one of their parameters (name -> the parameters' positions): as a shell command line
+ * (the first parameter given to `exec(cmd)` through the file's names for child_process's exec, or after `-c` or `/c`
+ * in a spawn's argument list: Node's, `Bun.spawn([...])`, `new Deno.Command('sh', { args: ['-c', cmd] })`) or as code
+ * (any parameter among the arguments of eval, `new Function(...)` or vm: `function runHook(code, dir) { new
+ * Function('require', code)(require) }`).
+ */
+function codeRunners(code: string, ast: acorn.Node, shell: ReadonlySet<string>, ctors: ReadonlySet<string>): Map<string, Set<number>> {
+  const out = new Map<string, Set<number>>();
+  const consider = (name: string, fn: AnyNode): void => {
+    if (out.size >= 50) return;
+    const params = paramNames(fn);
+    if (params.length === 0 || params.length > 8) return;
+    const runs = new Set<number>();
+    const bodyNode = fn['body'] as unknown as acorn.Node;
+    const body = src(code, bodyNode);
+    const p = (params[0] ?? '').replace(/\$/g, '\\$');
+    const shellCall = [...shell].some((callee) => {
+      const at = body.indexOf(`${callee}(`);
+      return at !== -1 && new RegExp(`^\\(\\s*${p}\\b`).test(body.slice(at + callee.length, at + callee.length + 80)) && (at === 0 || !/[\w$.]/.test(body[at - 1] ?? ''));
+    });
+    if (shellCall || new RegExp(`['"\`](?:-c|/c)['"\`]\\s*,\\s*${p}\\b`).test(body)) runs.add(0);
+    walk.full(bodyNode, (n) => {
+      if (n.type !== 'CallExpression' && n.type !== 'NewExpression') return;
+      const args = evalArguments(node(n), code, ctors);
+      if (args === null) return;
+      for (const a of args) for (const id of identifiersIn(a)) {
+        const at = params.indexOf(id);
+        if (at !== -1) runs.add(at);
+      }
+    });
+    if (runs.size > 0) out.set(name, runs);
+  };
+  walk.full(ast, (n) => {
+    const a = node(n);
+    if (n.type === 'FunctionDeclaration' && a['id']) consider(String(node(a['id'] as acorn.Node)['name']), a);
+    const init = a['init'] as AnyNode | undefined;
+    if (n.type === 'VariableDeclarator' && init !== undefined && init !== null && (init.type === 'FunctionExpression' || init.type === 'ArrowFunctionExpression') && node(a['id'] as acorn.Node).type === 'Identifier') consider(String(node(a['id'] as acorn.Node)['name']), init);
+  });
+  return out;
 }
 
 /** The program a call starts is Node itself: `process.execPath`, `process.argv[0]` or a `node` literal. */
@@ -504,30 +651,62 @@ export function jsDetachedSpawn({ code, ast }: DetectorInput): DetectorHit[] {
   return hits;
 }
 
+/** The whole environment or a copy of it: `process.env`, `{ ...process.env }`, `Object.assign({}, process.env)`, Bun's and Deno's. */
+const WHOLE_ENV = /^(?:process\.env(?:\s*\|\|\s*\{\s*\})?|\{\s*\.\.\.\s*(?:process|Bun)\.env\s*\}|Object\.assign\(\s*\{\s*\}\s*,\s*process\.env\s*\)|Deno\.env\.toObject\(\s*\)|Bun\.env)$/;
+
+/** A function that returns the whole environment or a copy of it (in any of its return statements, or as its arrow's body). */
+function returnsEnv(fn: AnyNode, code: string): boolean {
+  const body = fn['body'] as AnyNode;
+  if (body.type !== 'BlockStatement') return WHOLE_ENV.test(src(code, body as unknown as acorn.Node).trim());
+  let found = false;
+  walk.simple(body as unknown as acorn.Node, {
+    ReturnStatement(r) {
+      const arg = node(r)['argument'] as acorn.Node | null | undefined;
+      if (arg !== null && arg !== undefined && WHOLE_ENV.test(src(code, arg).trim())) found = true;
+    },
+  });
+  return found;
+}
+
 export function jsEnvSerialise({ code, ast }: DetectorInput): DetectorHit[] {
   if (!ast) return [];
   const hits: DetectorHit[] = [];
-  // names holding the whole environment: `var data = process.env || {}`
+  // names holding the whole environment or a copy of it (`var data = process.env || {}`, `const e = { ...process.env }`),
+  // and the file's functions that return it (`async function env() { ... return { ...process.env }; }`)
   const envNames = new Set<string>();
+  const envFns = new Set<string>();
   walk.full(ast, (n) => {
     const a = node(n);
-    if (n.type === 'VariableDeclarator' && a['init'] && node(a['id'] as acorn.Node).type === 'Identifier' && /^process\.env(?:\s*\|\|\s*\{\s*\})?$/.test(src(code, a['init'] as acorn.Node).trim())) envNames.add(String(node(a['id'] as acorn.Node)['name']));
+    if (n.type === 'VariableDeclarator' && a['init'] && node(a['id'] as acorn.Node).type === 'Identifier') {
+      const init = node(a['init'] as acorn.Node);
+      if (WHOLE_ENV.test(src(code, a['init'] as acorn.Node).trim())) envNames.add(String(node(a['id'] as acorn.Node)['name']));
+      else if ((init.type === 'FunctionExpression' || init.type === 'ArrowFunctionExpression') && returnsEnv(init, code)) envFns.add(String(node(a['id'] as acorn.Node)['name']));
+    }
+    if (n.type === 'FunctionDeclaration' && a['id'] && returnsEnv(a, code)) envFns.add(String(node(a['id'] as acorn.Node)['name']));
   });
+  const fetchers = fileFetchers(code, ast, (t) => JS_NET_TEXT.test(t) || HTTP_REQUEST_TEXT.test(t));
+  const envCall = (t: string): boolean => {
+    const m = /^(?:await\s+)?([A-Za-z_$][\w$]*)\s*\(\s*\)$/.exec(t);
+    return m !== null && envFns.has(m[1] ?? '');
+  };
   walk.full(ast, (n) => {
     if (n.type !== 'CallExpression') return;
     const name = calleeName(node(n));
-    if (!/(?:stringify|encode|send|write|post|request|push|from|btoa|entries|keys|values|end|emit)$/i.test(name)) return;
+    // a fetch, or a function of the file's own that fetches, is handed its body: an `env` in it is data, not a child's environment
+    const sends = fetchers.has(name) || JS_NET_CALLEE.test(name);
+    if (!sends && !/(?:stringify|encode|send|write|post|request|push|from|btoa|entries|keys|values|end|emit)$/i.test(name)) return;
     const args = (node(n)['arguments'] as acorn.Node[]) ?? [];
     const whole = args.some((a) => {
       const t = src(code, a).replace(/\bprocess\s*\[\s*(['"`])env\1\s*\]/g, 'process.env');
-      if (/^process\.env$/.test(t) || (/stringify$/i.test(name) && (/\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))/.test(t) || envNames.has(t.trim())))) return true;
+      if (/^process\.env$/.test(t) || (/stringify$/i.test(name) && (/\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))/.test(t) || envNames.has(t.trim()) || envCall(t.trim())))) return true;
       // an object sent with the whole environment as one of its values (`push({ message: process.env })`); an `env`
       // option is how a child process is given the environment, not a message
       return node(a).type === 'ObjectExpression' && ((node(a)['properties'] as AnyNode[]) ?? []).some((p) => {
         if (p.type !== 'Property') return false;
         const key = node(p['key'] as acorn.Node);
         const keyName = key.type === 'Identifier' ? String(key['name']) : String(key['value'] ?? '');
-        return keyName !== 'env' && /^process(?:\.env|\s*\[\s*(['"`])env\1\s*\])$/.test(src(code, p['value'] as acorn.Node).trim());
+        const value = src(code, p['value'] as acorn.Node).trim();
+        return (keyName !== 'env' || sends) && (/^process(?:\.env|\s*\[\s*(['"`])env\1\s*\])$/.test(value) || envCall(value));
       });
     });
     if (whole) hits.push({ offset: n.start, text: src(code, n) });

