@@ -115,6 +115,12 @@ const cases: CatalogueCase[] = [
   ['Browser Passwords Or Cookies Exported To Files By Another Program', 'high', 'credential-access',
     file('C:\\Users\\Public\\Libraries\\r\\chrome_default_password.json', 'C:\\Users\\Public\\Libraries\\hbd.exe'),
     file('C:\\Users\\bob\\Downloads\\Chrome Passwords.csv', 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe')],
+  ['WPAD Name Resolved On The Local Network (Sysmon 22)', 'medium', 'credential-access',
+    dns('C:\\Windows\\System32\\svchost.exe', 'wpad'),
+    sysmon(22, { Image: 'C:\\Windows\\System32\\svchost.exe', QueryName: 'wpad', QueryStatus: '9003', QueryResults: '-', User: USER })],
+  ['Reverse Tunnel Agent Started With Its Connect-Back Arguments', 'high', 'command-and-control',
+    proc('C:\\Windows\\Temp\\agent.exe', 'agent.exe  -connect 203.0.113.99:11601 -ignore-cert'),
+    proc('C:\\Program Files\\Vendor\\sync.exe', 'sync.exe -connect https://sync.example.com -profile default')],
   ['Quick Assist Session Given Full Control', 'low', 'command-and-control',
     quickAssist('{"action":"setsharingmode","mode":"FullControl"}'), quickAssist('{"action":"setsharingmode","mode":"ViewOnly"}')],
 ];
