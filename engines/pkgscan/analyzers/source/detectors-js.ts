@@ -651,6 +651,33 @@ export function jsDetachedSpawn({ code, ast }: DetectorInput): DetectorHit[] {
   return hits;
 }
 
+/** A secret variable's name: a token, a secret, a password or a key (`STRIPE_SECRET_KEY`, `GITHUB_TOKEN`, `DB_PASSWORD`). */
+const SECRET_VARIABLE = /^[A-Z][A-Z0-9_]{0,60}$/;
+const SECRET_WORD = /(?:^|_)(?:SECRET|TOKEN|PASSWORD|PASSWD|PASS|PRIVATE|API_?KEY|KEY|CREDENTIALS?)(?:_|$)/;
+
+/**
+ * One object literal holding the secret variables of three or more services (`{ NEXTAUTH_SECRET:
+ * process.env.NEXTAUTH_SECRET, GITHUB_SECRET: ..., STRIPE_SECRET_KEY: ... }`): a record of the deployment's secrets
+ * to send. A client's options take its own service's key; a provider list gives each provider its own object.
+ */
+export function jsSecretEnvRecord({ code, ast }: DetectorInput): DetectorHit[] {
+  if (!ast) return [];
+  const hits: DetectorHit[] = [];
+  walk.full(ast, (n) => {
+    if (n.type !== 'ObjectExpression' || hits.length >= 3) return;
+    const services = new Set<string>();
+    for (const p of (node(n)['properties'] as AnyNode[] | undefined) ?? []) {
+      if (p.type !== 'Property') continue;
+      const m = /^process\.env(?:\.([A-Z][A-Z0-9_]*)|\s*\[\s*['"`]([A-Z][A-Z0-9_]*)['"`]\s*\])$/.exec(src(code, p['value'] as acorn.Node).trim());
+      const name = m?.[1] ?? m?.[2];
+      if (name === undefined || !SECRET_VARIABLE.test(name) || !SECRET_WORD.test(name)) continue;
+      services.add(name.split('_')[0] ?? name);
+    }
+    if (services.size >= 3) hits.push({ offset: n.start, text: src(code, n).slice(0, 200) });
+  });
+  return hits;
+}
+
 /** The whole environment or a copy of it: `process.env`, `{ ...process.env }`, `Object.assign({}, process.env)`, Bun's and Deno's. */
 const WHOLE_ENV = /^(?:process\.env(?:\s*\|\|\s*\{\s*\})?|\{\s*\.\.\.\s*(?:process|Bun)\.env\s*\}|Object\.assign\(\s*\{\s*\}\s*,\s*process\.env\s*\)|Deno\.env\.toObject\(\s*\)|Bun\.env)$/;
 
