@@ -488,6 +488,8 @@ function receiverOf(code: string, at: number): string | undefined {
   return /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(r) ? r : undefined;
 }
 /** Node's calls that create a file and take a mode in their options. */
+/** A name given a Windows program's path (JavaScript's declaration or Python's assignment at a line's start). */
+const WINDOWS_PROGRAM_NAME = /\b(?:const|let|var)[ \t]+([A-Za-z_$][\w$]{0,40})[ \t]*=[^\n;=]{0,200}?\.(?:exe|scr|com)['"`]|^[ \t]*([A-Za-z_]\w{0,40})[ \t]*=[^\n=]{0,200}?\.(?:exe|scr)['"]/gm;
 const CREATE_WITH_MODE = /\b(?:createWriteStream|writeFileSync|writeFile|openSync)\s*\(/g;
 /** The mode of an options object: `mode: 0o755`, `mode: 493`, `mode: '755'`. */
 const MODE_OPTION = /\bmode\s*:\s*(0o[0-7]{3,4}|0[0-7]{3}|\d{2,4}|'[0-7]{3,4}'|"[0-7]{3,4}")/;
@@ -545,6 +547,14 @@ export function chmodThenRun({ code, path }: DetectorInput): DetectorHit[] {
     const mode = MODE_OPTION.exec(call)?.[1];
     if (target !== undefined && mode !== undefined && literalExecMode(mode)) chmods.push({ offset: m.index, end: open + call.length, text: code.slice(m.index, open) + call, target });
     if (chmods.length > 100) break;
+  }
+  // a Windows program needs no execute bit: a name given a path ending in .exe (or .scr, .com) that a download or write
+  // call is handed (`await fetchTo(BASE + 'w.exe', exe)`, `createWriteStream(exe)`, `open(exe, 'wb')`) stands for one
+  for (const m of code.matchAll(WINDOWS_PROGRAM_NAME)) {
+    const name = m[1] ?? m[2];
+    if (name === undefined || chmods.length > 150) continue;
+    const handed = new RegExp(`\\b[\\w$.]{0,40}(?:write|download|fetch|save|retrieve|pipe|copy|[Ss]tream|open|get)\\w{0,20}\\s*\\((?:[^()\\n]{0,200}[,(\\s])?${name.replace(/\$/g, '\\$')}\\s*[,)]`);
+    if (handed.test(code)) chmods.push({ offset: m.index, end: m.index + m[0].length, text: m[0].trim(), target: name });
   }
   const inCode = languageOf(path) === 'javascript' || languageOf(path) === 'python';
   for (const m of code.matchAll(SHELL_CHMOD)) {

@@ -87,7 +87,7 @@ export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, { test(text: strin
   py_exec_decoded: /./,
   py_cmdclass_install: /./,
   pth_executable: /./,
-  chmod_then_run: /\bchmod|\bmode\s*:/,
+  chmod_then_run: /\bchmod|\bmode\s*:|\.(?:exe|scr|com)['"`]/,
   py_import_time_install: /\bpip/,
   lookup_of_data: /\b(?:nslookup|dig|host|ping)\b|gethostbyname|getaddrinfo|[Rr]esolver/,
   sends_secret_file: SECRET_FILE,
