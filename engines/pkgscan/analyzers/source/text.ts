@@ -28,7 +28,8 @@ export function runsAtBuild(filePath: string): boolean {
 /**
  * The rule language of a package path, or null when the source rules do not read it. `native`: C, C++, Objective-C,
  * Rust and Go sources (an extension's module init, a constructor or build.rs runs them); `data`: YAML, whose
- * `!!python/` tags construct objects when an unsafe loader reads it. Cython is read as the Python it mostly is.
+ * `!!python/` tags construct objects when an unsafe loader reads it, and setup.cfg, whose `[easy_install]` section
+ * tells setuptools where to fetch build requirements. Cython is read as the Python it mostly is.
  */
 export function languageOf(filePath: string): SourceLanguage | null {
   const lower = filePath.toLowerCase();
@@ -37,7 +38,7 @@ export function languageOf(filePath: string): SourceLanguage | null {
   if (lower.endsWith('.pth')) return 'pth';
   if (/\.(sh|bash|bat|cmd|ps1|vbs)$/.test(lower) || BUILD_SCRIPT.test(lower)) return 'shell';
   if (/\.(c|cc|cpp|cxx|h|hh|hpp|hxx|m|mm|rs|go)$/.test(lower)) return 'native';
-  if (/\.ya?ml$/.test(lower)) return 'data';
+  if (/\.ya?ml$/.test(lower) || /(?:^|\/)setup\.cfg$/.test(lower)) return 'data';
   return null;
 }
 
