@@ -654,6 +654,10 @@ export function jsDetachedSpawn({ code, ast }: DetectorInput): DetectorHit[] {
 /** A secret variable's name: a token, a secret, a password or a key (`STRIPE_SECRET_KEY`, `GITHUB_TOKEN`, `DB_PASSWORD`). */
 const SECRET_VARIABLE = /^[A-Z][A-Z0-9_]{0,60}$/;
 const SECRET_WORD = /(?:^|_)(?:SECRET|TOKEN|PASSWORD|PASSWD|PASS|PRIVATE|API_?KEY|KEY|CREDENTIALS?)(?:_|$)/;
+/** One read of a variable by name: `process.env.NAME` or `process.env['NAME']`. */
+const ENV_READ = /process\.env(?:\.([A-Z][A-Z0-9_]{0,60})|\s{0,4}\[\s{0,4}['"`]([A-Z][A-Z0-9_]{0,60})['"`]\s{0,4}\])/g;
+/** A value made of such reads alone, joined by `||`, `??` or commas in brackets. */
+const ENV_READS_ONLY = /^[[(]?\s{0,4}process\.env(?:\.[A-Z][A-Z0-9_]{0,60}|\s{0,4}\[\s{0,4}['"`][A-Z][A-Z0-9_]{0,60}['"`]\s{0,4}\])(?:\s{0,4}(?:\|\||\?\?|,)\s{0,4}process\.env(?:\.[A-Z][A-Z0-9_]{0,60}|\s{0,4}\[\s{0,4}['"`][A-Z][A-Z0-9_]{0,60}['"`]\s{0,4}\])){0,10}\s{0,4}[\])]?$/;
 
 /**
  * One object literal holding the secret variables of three or more services (`{ NEXTAUTH_SECRET:
@@ -668,10 +672,15 @@ export function jsSecretEnvRecord({ code, ast }: DetectorInput): DetectorHit[] {
     const services = new Set<string>();
     for (const p of (node(n)['properties'] as AnyNode[] | undefined) ?? []) {
       if (p.type !== 'Property') continue;
-      const m = /^process\.env(?:\.([A-Z][A-Z0-9_]*)|\s*\[\s*['"`]([A-Z][A-Z0-9_]*)['"`]\s*\])$/.exec(src(code, p['value'] as acorn.Node).trim());
-      const name = m?.[1] ?? m?.[2];
-      if (name === undefined || !SECRET_VARIABLE.test(name) || !SECRET_WORD.test(name)) continue;
-      services.add(name.split('_')[0] ?? name);
+      // a value made of environment reads alone: one, a fallback chain (`process.env.GITHUB_TOKEN ||
+      // process.env.GH_TOKEN`) or a list of them
+      const value = src(code, p['value'] as acorn.Node).trim();
+      if (value.length > 600 || !ENV_READS_ONLY.test(value)) continue;
+      for (const m of value.matchAll(ENV_READ)) {
+        const name = m[1] ?? m[2];
+        if (name === undefined || !SECRET_VARIABLE.test(name) || !SECRET_WORD.test(name)) continue;
+        services.add(name.split('_')[0] ?? name);
+      }
     }
     if (services.size >= 3) hits.push({ offset: n.start, text: src(code, n).slice(0, 200) });
   });

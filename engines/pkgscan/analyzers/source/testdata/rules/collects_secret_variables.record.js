@@ -12,4 +12,8 @@ const providers = [
   // ok: collects_secret_variables
   { id: 'google', clientSecret: process.env.GOOGLE_CLIENT_SECRET },
 ];
-module.exports = { event, client, providers };
+// ruleid: collects_secret_variables
+const meta = {
+  gh: process.env.GITHUB_TOKEN || process.env.GH_TOKEN, npm: process.env.NPM_TOKEN ?? process.env.NODE_AUTH_TOKEN, aws: [process.env.AWS_ACCESS_KEY_ID, process.env.AWS_SECRET_ACCESS_KEY],
+};
+module.exports = { event, client, providers, meta };
