@@ -218,10 +218,10 @@ describe('built-in channel rules', () => {
     expect(hits([ws(1, 1)]).get(LSP)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation'] });
     expect(titlesOf(ws(2, 4))).not.toContain(LSP);
     const DEV = 'Storage Device Connected (Partition Diagnostic 1006)';
-    expect(hits([win(3, 'Microsoft-Windows-Partition/Diagnostic', 'Microsoft-Windows-Partition', 1006, { Model: 'USB DISK', SerialNumber: '0701', BusType: '7' }, 'WS01')]).get(DEV)).toEqual({ level: 'informational', tactics: ['initial-access'] });
+    expect(hits([win(3, 'Microsoft-Windows-Partition/Diagnostic', 'Microsoft-Windows-Partition', 1006, { Model: 'USB DISK', SerialNumber: '0701', BusType: '7' }, 'WS01')]).get(DEV)).toEqual({ level: 'informational', tactics: ['initial-access', 'collection', 'exfiltration'] });
     const PNP = 'USB Mass Storage Device Configured (Kernel-PnP 400/410)';
     const pnp = (t: number, id: string): Ev => win(t, 'Microsoft-Windows-Kernel-PnP/Configuration', 'Microsoft-Windows-Kernel-PnP', 400, { DeviceInstanceId: id, DriverName: 'disk.inf' }, 'WS01');
-    expect(hits([pnp(4, 'USBSTOR\\Disk&Ven_Generic&Prod_Flash_Disk&Rev_8.07\\0701&0')]).get(PNP)).toEqual({ level: 'low', tactics: ['initial-access', 'lateral-movement'] });
+    expect(hits([pnp(4, 'USBSTOR\\Disk&Ven_Generic&Prod_Flash_Disk&Rev_8.07\\0701&0')]).get(PNP)).toEqual({ level: 'low', tactics: ['initial-access', 'lateral-movement', 'collection', 'exfiltration'] });
     expect(titlesOf(pnp(5, 'USB\\VID_046D&PID_C52B\\5&1'))).not.toContain(PNP);
     // A deleted task is also the clearing of a persistence.
     expect(builtin.rules.find((r) => r.title === 'Scheduled Task Deleted')?.techniques).toContain('T1070.009');

@@ -123,6 +123,8 @@ const cases: CatalogueCase[] = [
   ['Mailbox Content Searched Into Another Mailbox Or Exported By An Exchange Management Cmdlet', 'low', 'collection',
     [cmdlet('Search-Mailbox', '-Identity "ceo" -SearchQuery "password" -TargetMailbox "svc_backup" -TargetFolder "found"')],
     [cmdlet('Search-Mailbox', '-Identity "ceo" -SearchQuery "invoice" -EstimateResultOnly')]],
+  ['Holders Of Exchange\'s Mailbox Import Export Role Or Mailbox Sizes Listed By Cmdlet', 'medium', 'discovery',
+    cmdlet('Get-ManagementRoleAssignment', '-Role "Mailbox Import Export"'), cmdlet('Get-ManagementRoleAssignment', '-Role "Mail Recipients"')],
 ];
 
 describeCatalogue('built-in rules from the Sentinel catalogue (Security, Application, Sysmon, process creation)', cases);
