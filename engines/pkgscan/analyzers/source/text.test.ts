@@ -54,7 +54,7 @@ describe('languages of package files', () => {
     expect(['src/a.c', 'src/a.cc', 'inc/a.hpp', 'src/lib.rs', 'agent/main.go', 'x.mm'].map(languageOf)).toEqual(Array(6).fill('native'));
     expect(['geo/_core.pyx', 'geo/_core.pxd'].map(languageOf)).toEqual(['python', 'python']);
     expect(['CMakeLists.txt', 'cmake/Deps.cmake', 'meson.build'].map(languageOf)).toEqual(['shell', 'shell', 'shell']);
-    expect(['config/defaults.yaml', '.github/workflows/ci.yml'].map(languageOf)).toEqual(['data', 'data']);
+    expect(['config/defaults.yaml', '.github/workflows/ci.yml', 'setup.cfg', 'docs/setup.cfg.txt'].map(languageOf)).toEqual(['data', 'data', 'data', null]);
     expect(['binding.gyp', 'README.md', 'data.json', 'lib/x.d.ts'].map(languageOf)).toEqual([null, null, null, null]);
     expect(['build.rs', 'native/CMakeLists.txt', 'sub/meson.build'].every(runsAtBuild)).toBe(true);
     expect(['src/lib.rs', 'binding.gyp', 'setup.py'].some(runsAtBuild)).toBe(false);
