@@ -152,6 +152,8 @@ describe.skipIf(!browserSuiteRuns())('Search box in Chromium', () => {
   it('reads a hash and a technique id, says when nothing matches, and Esc closes', async () => {
     const page = await session.open({ colorScheme: 'dark' });
     await typeSearch(page, triage.sha256.toUpperCase());
+    // A prefix typed on the way may already match as text: wait for the whole hash's reading, then its hit.
+    await waitForExpression(page, `document.querySelector('.gsearch__summary')?.textContent?.includes('SHA-256') === true`);
     await page.locator(`[data-search-hit^="petriage:analysis:"]`).waitFor();
     expect(await page.locator('.gsearch__summary').innerText()).toContain('SHA-256');
     await page.keyboard.press('Control+a');
