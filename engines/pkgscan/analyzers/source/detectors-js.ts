@@ -89,6 +89,31 @@ function identifiersIn(n: acorn.Node): string[] {
   return out;
 }
 
+/**
+ * The names a node gives a value: each name of a declaration's pattern (`const { data } = await axios.get(u)`) and
+ * a plain assignment's name.
+ */
+function assignedAt(n: acorn.Node): { name: string; value: acorn.Node }[] {
+  const a = node(n);
+  if (n.type === 'VariableDeclarator' && a['init']) return identifiersIn(a['id'] as acorn.Node).map((id) => ({ name: id, value: a['init'] as acorn.Node }));
+  if (n.type === 'AssignmentExpression' && (a['left'] as AnyNode).type === 'Identifier') return [{ name: String((a['left'] as AnyNode)['name']), value: a['right'] as acorn.Node }];
+  return [];
+}
+
+/** The file's functions by the names they are bound to: declarations, and function expressions or arrows a name is given. */
+function namedFunctions(ast: acorn.Node, max: number): { name: string; fn: AnyNode }[] {
+  const out: { name: string; fn: AnyNode }[] = [];
+  walk.full(ast, (n) => {
+    const a = node(n);
+    if (out.length >= max) return;
+    if (n.type === 'FunctionDeclaration' && a['id']) out.push({ name: String(node(a['id'] as acorn.Node)['name']), fn: a });
+    const init = a['init'] as AnyNode | undefined;
+    if (n.type === 'VariableDeclarator' && init !== undefined && init !== null && (init.type === 'FunctionExpression' || init.type === 'ArrowFunctionExpression') && node(a['id'] as acorn.Node).type === 'Identifier')
+      out.push({ name: String(node(a['id'] as acorn.Node)['name']), fn: init });
+  });
+  return out;
+}
+
 /** `arr.push(x, y)`: each argument as a value the array is given, under the array's name. */
 function pushedInto(n: acorn.Node): { name: string; value: acorn.Node }[] {
   if (n.type !== 'CallExpression') return [];
@@ -346,10 +371,7 @@ export function jsEvalDataFile({ code, ast }: DetectorInput): DetectorHit[] {
   if (!ast) return [];
   const assigns: { name: string; value: acorn.Node }[] = [];
   walk.full(ast, (n) => {
-    const a = node(n);
-    if (assigns.length >= 5000) return;
-    if (n.type === 'VariableDeclarator' && a['init']) for (const id of identifiersIn(a['id'] as acorn.Node)) assigns.push({ name: id, value: a['init'] as acorn.Node });
-    if (n.type === 'AssignmentExpression' && (a['left'] as AnyNode).type === 'Identifier') assigns.push({ name: String((a['left'] as AnyNode)['name']), value: a['right'] as acorn.Node });
+    if (assigns.length < 5000) assigns.push(...assignedAt(n));
   });
   // names given a data file's path, then names given what such a file holds (three rounds)
   const paths = new Set<string>();
@@ -357,11 +379,12 @@ export function jsEvalDataFile({ code, ast }: DetectorInput): DetectorHit[] {
     const t = src(code, value);
     if (t.length < 400 && !READ_FILE_CALL.test(t) && DATA_FILE.test(t)) paths.add(name);
   }
+  const pathName = paths.size === 0 ? null : new RegExp(`(?<![\\w$.])(?:${[...paths].map((p) => p.replace(/\$/g, '\\$')).join('|')})(?![\\w$])`);
   const readsData = (t: string): boolean => {
     const at = t.search(READ_FILE_CALL);
     if (at === -1) return false;
     const rest = t.slice(at, at + 400);
-    return DATA_FILE.test(rest) || [...paths].some((p) => new RegExp(`(?<![\\w$.])${p.replace(/\$/g, '\\$')}(?![\\w$])`).test(rest));
+    return DATA_FILE.test(rest) || (pathName !== null && pathName.test(rest));
   };
   const data = new Set<string>();
   for (let round = 0; round < 3; round++) {
@@ -401,15 +424,7 @@ function callOf(names: ReadonlySet<string>): RegExp | null {
  * such a function (three rounds; at most 50 names).
  */
 function fileFetchers(code: string, ast: acorn.Node, fetches: (text: string) => boolean): Set<string> {
-  const fns: { name: string; body: string }[] = [];
-  walk.full(ast, (n) => {
-    const a = node(n);
-    if (fns.length >= 400) return;
-    if (n.type === 'FunctionDeclaration' && a['id']) fns.push({ name: String(node(a['id'] as acorn.Node)['name']), body: src(code, a['body'] as acorn.Node) });
-    const init = a['init'] as AnyNode | undefined;
-    if (n.type === 'VariableDeclarator' && init !== undefined && init !== null && (init.type === 'FunctionExpression' || init.type === 'ArrowFunctionExpression') && node(a['id'] as acorn.Node).type === 'Identifier')
-      fns.push({ name: String(node(a['id'] as acorn.Node)['name']), body: src(code, init['body'] as unknown as acorn.Node) });
-  });
+  const fns = namedFunctions(ast, 400).map(({ name, fn }) => ({ name, body: src(code, fn['body'] as unknown as acorn.Node) }));
   const out = new Set<string>();
   for (const f of fns) if (out.size < 50 && fetches(f.body)) out.add(f.name);
   for (let round = 0; round < 3 && out.size > 0 && out.size < 50; round++) {
@@ -486,8 +501,7 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
   walk.full(ast, (n) => {
     const a = node(n);
     // `const { data } = await axios.get(u)`: each name of a destructuring pattern
-    if (n.type === 'VariableDeclarator' && a['init']) for (const id of identifiersIn(a['id'] as acorn.Node)) assigns.push({ name: id, value: a['init'] as acorn.Node });
-    if (n.type === 'AssignmentExpression' && (a['left'] as AnyNode).type === 'Identifier') assigns.push({ name: String((a['left'] as AnyNode)['name']), value: a['right'] as acorn.Node });
+    assigns.push(...assignedAt(n));
     // `chunks.push(d)` in a data listener: the array holds what it is handed (then `Buffer.concat(chunks)`)
     assigns.push(...pushedInto(n));
     // `for (const step of manifest.steps)`: each name takes an item of what it goes over
@@ -554,17 +568,18 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
  */
 function codeRunners(code: string, ast: acorn.Node, shell: ReadonlySet<string>, ctors: ReadonlySet<string>): Map<string, Set<number>> {
   const out = new Map<string, Set<number>>();
-  const consider = (name: string, fn: AnyNode): void => {
-    if (out.size >= 50) return;
+  for (const { name, fn } of namedFunctions(ast, Number.POSITIVE_INFINITY)) {
+    if (out.size >= 50) break;
     const params = paramNames(fn);
-    if (params.length === 0 || params.length > 8) return;
+    if (params.length === 0 || params.length > 8) continue;
     const runs = new Set<number>();
     const bodyNode = fn['body'] as unknown as acorn.Node;
     const body = src(code, bodyNode);
     const p = (params[0] ?? '').replace(/\$/g, '\\$');
+    const givenFirst = new RegExp(`^\\(\\s*${p}\\b`);
     const shellCall = [...shell].some((callee) => {
       const at = body.indexOf(`${callee}(`);
-      return at !== -1 && new RegExp(`^\\(\\s*${p}\\b`).test(body.slice(at + callee.length, at + callee.length + 80)) && (at === 0 || !/[\w$.]/.test(body[at - 1] ?? ''));
+      return at !== -1 && givenFirst.test(body.slice(at + callee.length, at + callee.length + 80)) && (at === 0 || !/[\w$.]/.test(body[at - 1] ?? ''));
     });
     if (shellCall || new RegExp(`['"\`](?:-c|/c)['"\`]\\s*,\\s*${p}\\b`).test(body)) runs.add(0);
     walk.full(bodyNode, (n) => {
@@ -577,13 +592,7 @@ function codeRunners(code: string, ast: acorn.Node, shell: ReadonlySet<string>, 
       }
     });
     if (runs.size > 0) out.set(name, runs);
-  };
-  walk.full(ast, (n) => {
-    const a = node(n);
-    if (n.type === 'FunctionDeclaration' && a['id']) consider(String(node(a['id'] as acorn.Node)['name']), a);
-    const init = a['init'] as AnyNode | undefined;
-    if (n.type === 'VariableDeclarator' && init !== undefined && init !== null && (init.type === 'FunctionExpression' || init.type === 'ArrowFunctionExpression') && node(a['id'] as acorn.Node).type === 'Identifier') consider(String(node(a['id'] as acorn.Node)['name']), init);
-  });
+  }
   return out;
 }
 
@@ -713,13 +722,9 @@ export function jsEnvSerialise({ code, ast }: DetectorInput): DetectorHit[] {
   const envFns = new Set<string>();
   walk.full(ast, (n) => {
     const a = node(n);
-    if (n.type === 'VariableDeclarator' && a['init'] && node(a['id'] as acorn.Node).type === 'Identifier') {
-      const init = node(a['init'] as acorn.Node);
-      if (WHOLE_ENV.test(src(code, a['init'] as acorn.Node).trim())) envNames.add(String(node(a['id'] as acorn.Node)['name']));
-      else if ((init.type === 'FunctionExpression' || init.type === 'ArrowFunctionExpression') && returnsEnv(init, code)) envFns.add(String(node(a['id'] as acorn.Node)['name']));
-    }
-    if (n.type === 'FunctionDeclaration' && a['id'] && returnsEnv(a, code)) envFns.add(String(node(a['id'] as acorn.Node)['name']));
+    if (n.type === 'VariableDeclarator' && a['init'] && node(a['id'] as acorn.Node).type === 'Identifier' && WHOLE_ENV.test(src(code, a['init'] as acorn.Node).trim())) envNames.add(String(node(a['id'] as acorn.Node)['name']));
   });
+  for (const { name, fn } of namedFunctions(ast, Number.POSITIVE_INFINITY)) if (returnsEnv(fn, code)) envFns.add(name);
   const fetchers = fileFetchers(code, ast, (t) => JS_NET_TEXT.test(t) || HTTP_REQUEST_TEXT.test(t));
   const envCall = (t: string): boolean => {
     const m = /^(?:await\s+)?([A-Za-z_$][\w$]*)\s*\(\s*\)$/.exec(t);
