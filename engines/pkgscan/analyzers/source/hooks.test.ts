@@ -228,6 +228,11 @@ describe('Python files the build or every interpreter start runs', () => {
     expect(at({ 'pyproject.toml': '[build-system]\nbuild-backend = "hatchling.build"\n', 'hatch_build.py': '' })).toEqual([]);
     expect(at({ 'pyproject.toml': '[build-system\nbuild-backend = ', '_build/backend.py': '' })).toEqual([]);
   });
+  it('a top-level sitecustomize or usercustomize module runs at every interpreter start, a package\'s own module of that name does not', () => {
+    expect(at({ 'sitecustomize.py': 'import pkg._hook\n', 'pkg/__init__.py': '', 'pkg/_hook.py': '' })).toEqual(['pkg/_hook.py', 'sitecustomize.py']);
+    expect(at({ 'src/usercustomize.py': '', 'src/pkg/__init__.py': '' })).toEqual(['src/usercustomize.py']);
+    expect(at({ 'pkg/sitecustomize.py': '', 'pkg/__init__.py': '' })).toEqual([]);
+  });
   it('the package modules a .pth file imports, and makefiles when setup.py runs make', () => {
     expect(at({ 'x.pth': 'import pkg._boot as b; b.enable()\n', 'pkg/__init__.py': '', 'pkg/_boot.py': '', 'pkg/other.py': '' })).toEqual(['pkg/_boot.py', 'x.pth']);
     const setup = (cmd: string): Record<string, string> => ({ 'setup.py': `import subprocess\n${cmd}\n`, 'native/Makefile': 'all:\n\tcc -c a.c\n', 'native/rules.mk': '' });

@@ -379,14 +379,17 @@ function sysPathDirs(text: string): string[] {
   return out;
 }
 
+/** A module Python's site imports at every interpreter start, at the top of the release's tree (or of its `src/`). */
+const STARTUP_MODULE = /^(?:src\/)?(?:sitecustomize|usercustomize)\.py$/;
+
 /** A build script named after cffi_modules in setup.py or setup.cfg (`"build_ffi.py:ffibuilder"`). */
 const CFFI_MODULE = /['"\s=]([\w./-]{1,200}\.py):[A-Za-z_]\w{0,60}/g;
 
 /**
  * Package files that run at install: npm hook targets and the local files they require (3 levels); for PyPI setup.py,
- * an in-tree build backend, Hatch hooks, cffi build scripts and .pth files with the package modules they import, and
- * the makefiles and configure scripts when one of them runs make or configure; for both, what a source build runs
- * (CMake, Meson, build.rs).
+ * an in-tree build backend, Hatch hooks, cffi build scripts, .pth files and a top-level sitecustomize or
+ * usercustomize module with the package modules they import, and the makefiles and configure scripts when one of them
+ * runs make or configure; for both, what a source build runs (CMake, Meson, build.rs).
  */
 export function installTimeFiles(release: PackageRelease, hooks: readonly HookCommand[]): Set<string> {
   const files = new Map(release.files.map((f) => [f.path, f]));
@@ -407,6 +410,8 @@ export function installTimeFiles(release: PackageRelease, hooks: readonly HookCo
     }
     // a .pth file's import lines run at every interpreter start: the package modules they import run then too
     for (const f of release.files) if (f.path.endsWith('.pth')) frontier.push(f.path);
+    // and so does a top-level sitecustomize or usercustomize module the release installs beside its packages
+    for (const f of release.files) if (STARTUP_MODULE.test(f.path)) frontier.push(f.path);
   }
   for (let depth = 0; depth < 4 && frontier.length > 0 && out.size < 60; depth++) {
     const next: string[] = [];
