@@ -125,6 +125,9 @@ describe('metadata analyzer', () => {
     expect(await shadow('pip', ['pip', 'pip3'])).toBeUndefined();
     expect(await shadow('nodejs-bin', ['node', 'npm', 'npx'])).toBeUndefined();
     expect(await shadow('pip-helper-tools', ['ls'])).toBe('ls');
+    expect(await shadow('pip-fastresolve', ['pip', 'pip3', 'pip-fastresolve'])).toBe('pip, pip3');
+    expect(await shadow('python3', ['python3'])).toBeUndefined();
+    expect(await shadow('apt-get', ['apt-get'])).toBeUndefined();
     expect(await shadow('black', ['black', 'blackd'])).toBeUndefined();
   });
   it('an ordinary release gives nothing worth a warning', async () => {

@@ -211,10 +211,15 @@ export function analyzeMetadata(release: PackageRelease, ctx: AnalyzerContext): 
   }
 
   // commands of everyday names, unless the package is one of those tools (pip installs pip and pip3; nodejs-bin
-  // installs node, and npm and npx with it)
+  // installs node, and npm and npx with it); a package only named after the tool (`pip-fastresolve` installing `pip`)
+  // runs in its place
   const own = name.toLowerCase().replace(/^@[^/]*\//, '').replace(/[-_.]+/g, '-');
   const shadowed = meta.entryPoints.map((c) => c.trim()).filter((c) => SYSTEM_COMMANDS.has(c));
-  if (shadowed.length > 0 && !shadowed.some((c) => own.startsWith(c.replace(/\d$/, '')))) out.push(f('shadows_system_command', 'high', 'Installs a command named after an everyday system command, which runs in its place', shadowed.slice(0, 8).join(', '), 'persistence', null, 'T1574'));
+  const isTool = (c: string): boolean => {
+    const base = c.replace(/\d$/, '');
+    return own.startsWith(base) && /^(?:\d|js)?(?:-bin)?$/.test(own.slice(base.length));
+  };
+  if (shadowed.length > 0 && !shadowed.some(isTool)) out.push(f('shadows_system_command', 'high', 'Installs a command named after an everyday system command, which runs in its place', shadowed.slice(0, 8).join(', '), 'persistence', null, 'T1574'));
 
   // node-pre-gyp's host for prebuilt modules: the .node file an install downloads from it is loaded by require, so a
   // host over plain HTTP or at a bare address serves the code the package runs, outside any registry release

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../test/corpora.js';
-import { parsePackageJson, parsePyproject, parseSetupCfg } from '../package/metadata.js';
+import { parsePackageJson, parsePyproject, parseSetupCfg, parseSetupPy } from '../package/metadata.js';
 import type { ScanEcosystem } from '../package/types.js';
 import { assessAnalysis } from './assessment.js';
 import { releaseOf } from './release.fixture.js';
@@ -30,11 +30,12 @@ async function judge(s: Shape): Promise<{ verdict: string; codes: string[] }> {
       ? { 'package.json': JSON.stringify({ name, version: '1.0.0', main: 'index.js', scripts }, null, 2), ...s.files }
       : { 'PKG-INFO': `Metadata-Version: 2.1\nName: ${name}\nVersion: 1.0.0\n`, 'setup.py': `from setuptools import setup\nsetup(name="${name}", version="1.0.0")\n`, ...s.files };
   // a package.json the shape writes itself is read as a release's is (its scripts, dependencies, repository and
-  // commands), and so are a Python shape's setup.cfg and pyproject.toml requirements and commands
+  // commands), and so are a Python shape's setup.cfg and pyproject.toml requirements and commands (and setup.py's)
   const written = s.files['package.json'] !== undefined ? parsePackageJson(s.files['package.json']) : undefined;
   const cfg = s.files['setup.cfg'] !== undefined ? parseSetupCfg(s.files['setup.cfg']) : undefined;
   const toml = s.files['pyproject.toml'] !== undefined ? parsePyproject(s.files['pyproject.toml']) : undefined;
-  const entryPoints = [written?.entryPoints, cfg?.entryPoints, toml?.entryPoints].find((e) => e !== undefined && e.length > 0) ?? [];
+  const py = s.files['setup.py'] !== undefined ? parseSetupPy(s.files['setup.py']) : undefined;
+  const entryPoints = [written?.entryPoints, cfg?.entryPoints, toml?.entryPoints, py?.entryPoints].find((e) => e !== undefined && e.length > 0) ?? [];
   const dependencies = written?.dependencies ?? toml?.dependencies ?? cfg?.dependencies ?? {};
   const release = releaseOf(s.ecosystem, files, { name, scripts: written?.scripts ?? scripts, dependencies, entryPoints, ...(written?.repository !== undefined ? { repository: written.repository } : {}) });
   const r = await runAnalyzers(release, ctx);

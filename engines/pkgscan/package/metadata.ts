@@ -359,7 +359,23 @@ export function parseSetupPy(text: string): PartialMetadata {
   if (author !== undefined) m.author = author;
   const url = lit('url');
   if (url !== undefined) m.homepage = url;
+  m.entryPoints = setupPyCommands(text);
   return m;
+}
+
+/** An entry point's command name in a list of literals (`"pip = pkg.shim:main"`). */
+const COMMAND_ITEM = /['"]\s*([A-Za-z0-9][\w.-]{0,80})\s*=\s*[A-Za-z_][\w.]{0,200}(?:\s*:\s*[A-Za-z_][\w.]{0,100})?\s*['"]/g;
+
+/** The commands setup.py's literal `entry_points` name (`console_scripts` and `gui_scripts` lists). */
+function setupPyCommands(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/['"](?:console|gui)_scripts['"]\s*:\s*\[/g)) {
+    const start = m.index + m[0].length;
+    const end = text.indexOf(']', start);
+    const list = text.slice(start, end === -1 ? start : Math.min(end, start + 5000));
+    for (const c of list.matchAll(COMMAND_ITEM)) if (c[1] !== undefined && !out.includes(c[1])) out.push(c[1]);
+  }
+  return out.slice(0, 100);
 }
 
 /** Fills gaps in `into` from `from` (the first source to declare a field wins). */

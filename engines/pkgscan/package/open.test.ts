@@ -159,6 +159,16 @@ describe('openRelease on built releases', () => {
     expect([dynamic.name, dynamic.version]).toEqual(['dyn', '4.5']);
   });
 
+  it("takes the commands setup.py's literal entry points install when no metadata file names them", () => {
+    const scripts = 'setup(\n    name="t",\n    entry_points={\n        "console_scripts": [\n            "pip=t.shim:main",\n            \'t-run = t.cli:run\',\n        ],\n        "gui_scripts": ["t-gui=t.gui"],\n    },\n)\n';
+    const sdist = openRelease(gzipSync(buildTar([{ name: 't-1.0/PKG-INFO', data: 'Name: t\nVersion: 1.0\n' }, { name: 't-1.0/setup.py', data: scripts }])));
+    expect(sdist.metadata.entryPoints).toEqual(['pip', 't-run', 't-gui']);
+    const cfg = openRelease(gzipSync(buildTar([{ name: 't-1.0/PKG-INFO', data: 'Name: t\nVersion: 1.0\n' }, { name: 't-1.0/setup.cfg', data: '[options.entry_points]\nconsole_scripts =\n    tool = t:main\n' }, { name: 't-1.0/setup.py', data: scripts }])));
+    expect(cfg.metadata.entryPoints).toEqual(['tool']);
+    const none = openRelease(gzipSync(buildTar([{ name: 't-1.0/PKG-INFO', data: 'Name: t\nVersion: 1.0\n' }, { name: 't-1.0/setup.py', data: 'setup(name="t", entry_points=ENTRY)\n' }])));
+    expect(none.metadata.entryPoints).toEqual([]);
+  });
+
   it('reads npm package.json forms: author string, license object, repository string, bin string, any top folder', () => {
     const pkg = {
       name: '@scope/tool',

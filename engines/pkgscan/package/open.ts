@@ -148,6 +148,9 @@ function pypiMetadata(read: ArchiveReadResult, layout: Layout): PartialMetadata 
     if (m.version === undefined && fromPy.version !== undefined && /^v?\d/.test(fromPy.version)) m.version = fromPy.version;
     const { name: _n, version: _v, ...rest } = fromPy;
     mergeMetadata(m, rest);
+  } else if (setupPy !== undefined && m.entryPoints.length === 0) {
+    // the commands setup.py installs, when no metadata file named them
+    m.entryPoints = parseSetupPy(setupPy).entryPoints;
   }
   return m;
 }
