@@ -752,8 +752,20 @@ export function jsEnvSerialise({ code, ast }: DetectorInput): DetectorHit[] {
     });
     if (whole) hits.push({ offset: n.start, text: src(code, n) });
   });
+  // a record of the host that holds a copy of the whole environment among its machine details (`{ server_name:
+  // os.hostname(), user: os.userInfo().username, env: Object.assign({}, process.env) }`): a child process's options
+  // carry the environment, not the machine's name or user
+  walk.full(ast, (n) => {
+    if (n.type !== 'ObjectExpression' || hits.length >= 20) return;
+    const values = ((node(n)['properties'] as AnyNode[]) ?? []).filter((p) => p.type === 'Property').map((p) => src(code, p['value'] as acorn.Node).trim());
+    const copy = values.some((v) => v !== 'process.env' && WHOLE_ENV.test(v));
+    if (copy && values.some((v) => HOST_RECORD.test(v))) hits.push({ offset: n.start, text: src(code, n).slice(0, 200) });
+  });
   return hits;
 }
+
+/** A machine detail as a record's value: its name, its user, its addresses. */
+const HOST_RECORD = /^(?:os\.)?(?:hostname|userInfo|networkInterfaces)\s*\(\s*\)(?:\.\w+)?$/;
 
 export function jsDynamicRequire({ code, ast }: DetectorInput): DetectorHit[] {
   if (!ast) return [];

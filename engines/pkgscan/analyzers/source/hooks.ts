@@ -520,7 +520,7 @@ const RUNS_CONFIGURE = /['"](?:\.\/|[\w./-]{0,100}\/)?configure(?:\s[^'"\n]{0,10
 /** Python code that runs make: a command list or string starting with make or gmake. */
 const RUNS_MAKE = /[[(,]\s*['"]g?make['"]|['"]g?make(?:\s[^'"\n]{0,100})?['"]\s*[,)]|\bos\.system\s*\(\s*[fr]?['"]g?make\b/;
 
-function textOf(f: ReleaseFile | undefined): string {
+export function textOf(f: ReleaseFile | undefined): string {
   return f?.data && f.data.length <= 2 * 1024 * 1024 ? Buffer.from(f.data).toString('utf8') : '';
 }
 

@@ -16,7 +16,7 @@ import { builtinsAliasEdits, moduleAliasEdits } from './builtins.js';
 import { codeInTable, decodedLiteralEdits, decodedNameEdits, decodedTexts, lambdaInData, pickleInData } from './decoded.js';
 import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
 import { foldGluedLiterals } from './glue.js';
-import { directImports, importTimeFiles, installTimeFiles, loadedAsideFiles, MAKEFILE, npmHooks, prepareTargets, type HookCommand } from './hooks.js';
+import { directImports, importTimeFiles, installTimeFiles, loadedAsideFiles, MAKEFILE, npmHooks, prepareTargets, textOf, type HookCommand } from './hooks.js';
 import { loadRules, type CompiledRule } from './rules.js';
 import { decoderHelperEdits, stringTableEdits } from './tables.js';
 import { boundMatch, languageOf, MAX_SCAN_BYTES, nativeCode, notebookCells, pythonCode, readJs, shebangLanguage, sourceInCompiledName, type JsSource, type SourceLanguage } from './text.js';
@@ -395,6 +395,40 @@ function linkedFlows(release: PackageRelease, withFindings: ReadonlySet<string>)
   return (file) => (withFindings.has(file) && flows.has(file) ? `${LINKED_FLOW}${flows.root(file)}` : `file:${file}`);
 }
 
+/**
+ * Kinds of hit that give collected data a way off the machine, or bring in code that could: a request, a shell or a
+ * program started, a download, code run from data or decoded, a publish, persistence that runs later.
+ */
+const WAY_OUT_KINDS: ReadonlySet<string> = new Set(['network', 'exfil_endpoint', 'spawn', 'shell', 'download', 'exec_fetched', 'decode', 'publish', 'registry_packages', 'persistence']);
+/** Files that hold code a machine runs: scripts by extension, and extension-less files (hooks, shell scripts, bins). */
+const CODE_FILE = /\.(?:[cm]?[jt]sx?|pyw?|sh|bash|zsh|ps1|psm1|bat|cmd|vbs|rb|pl|php|lua)$|(?:^|\/)[^./]+$/i;
+/** Files whose code the source rules do not read: a compiled module or a program can send what the sources collect. */
+const OPAQUE_CODE = /\.(?:node|so|dylib|dll|exe|pyd|wasm|jar|class)$/i;
+
+/**
+ * Any word of a network, name lookup or process API in a code file, however it is reached (`globalThis['fe' +
+ * 'tch']` still names fetch's parts nowhere, but a file that hides its names has an obfuscation hit): a broad net, so
+ * that only releases with no way out at all are read as collecting for themselves.
+ */
+const WAY_OUT_TEXT = /\b(?:fetch|fe|XMLHttpRequest|WebSocket|sendBeacon|net|tls|dgram|dns|socket|urllib3?|requests|httpx|aiohttp|smtplib|ftplib|child_process|subprocess|getaddrinfo|gethost\w*|ctypes|ffi|eval|Function|import_module|__import__)\b|\bhttps?(?=\s*\.|['"`])|\bos\.(?:system|popen|exec\w*|spawn\w*)\b|(?<![.\w$])exec\s*\(/;
+
+/** Whether anything in the release (tests, examples and docs aside) could send what it collects, or hides what it does. */
+function hasWayOut(release: PackageRelease, hits: readonly RuleHit[]): boolean {
+  if (release.files.some((f) => OPAQUE_CODE.test(f.path))) return true;
+  if (hits.some((h) => (!h.auxiliary || h.installTime) && ((h.rule.kind !== null && WAY_OUT_KINDS.has(h.rule.kind)) || h.finding.category === 'obfuscation'))) return true;
+  return release.files.some((f) => !AUXILIARY.test(f.path) && CODE_FILE.test(f.path) && WAY_OUT_TEXT.test(textOf(f)));
+}
+
+/**
+ * A credential or environment collector in a release that has no way to send anything (no request, no program
+ * started, nothing decoded or hidden, no compiled code): an auditor that reads the files to report on them locally,
+ * not a harvest; kept at medium for a reviewer rather than counted as theft.
+ */
+function collectedOnly(h: RuleHit): RuleHit {
+  if (h.rule.role !== 'capability' || (h.rule.kind !== 'credentials' && h.rule.kind !== 'environment') || RANK[h.finding.severity] <= RANK.medium) return h;
+  return { ...h, finding: { ...h.finding, severity: 'medium' } };
+}
+
 /** A chain as a finding too (code `attack_chain`), so policies that block on a high finding see it; the risk score counts it once. */
 function chainFinding(c: AttackChain): ScanFinding {
   const last = c.steps[c.steps.length - 1];
@@ -412,6 +446,7 @@ export function analyzeSource(release: PackageRelease, ctx: AnalyzerContext): An
     if (ctx.signal?.aborted) return { findings: [...skipped, ...hits.map((h) => h.finding)], status: 'failed', message: 'the scan was cancelled before the source rules finished' };
     hits.push(...applyRules(unit, rules, ctx.signal, declared));
   }
+  if (!hasWayOut(release, hits)) for (let i = 0; i < hits.length; i++) hits[i] = collectedOnly(hits[i] as RuleHit);
   const chained = hits.filter((h) => h.rule.role !== 'indicator' && (!h.auxiliary || h.installTime));
   const flowOf = linkedFlows(release, new Set(chained.filter((h) => !h.installTime).map((h) => h.finding.file ?? '')));
   const chainInput: ChainInput[] = chained.map((h) => ({ finding: h.finding, role: h.rule.role === 'capability' ? 'capability' : 'threat', kind: h.rule.kind, step: h.rule.step, flow: h.installTime ? 'install' : flowOf(h.finding.file ?? ''), installTime: h.installTime, offset: h.offset, userRun: h.userRun, secretData: h.rule.secretData }));

@@ -396,3 +396,18 @@ describe('a rule raised on import, where the code runs then', () => {
     expect(sev(py({ 'pkg/__init__.py': 'from . import _sched\n_sched._cron()\n', 'pkg/_sched.py': module }), 'persistence_scheduled')).toEqual(['high']);
   });
 });
+
+describe('collectors in a release with no way out', () => {
+  const audit = "const fs = require('fs');\nconst path = require('path');\nconst FILES = ['.netrc', '.git-credentials', '.pypirc'];\nfor (const f of FILES) {\n  const t = fs.readFileSync(path.join(home, f), 'utf8');\n  if (/password/.exec(t)) report(f, 'plaintext secret');\n}\n";
+  const level = (out: { findings: readonly ScanFinding[] }) => out.findings.filter((f) => f.code === 'harvests_credential_files').map((f) => f.severity);
+  it('a harvest list read where nothing can send (no request, process, decoding or compiled code) is a local audit, kept at medium', () => {
+    expect(level(js(audit))).toEqual(['medium']);
+  });
+  it('the same list is high once any file of the release can send, start a program or holds compiled code', () => {
+    expect(level(js(audit, {}, { 'lib/up.js': "require('https').request({ host: 'x.example' }).end();\n" }))).toEqual(['high']);
+    expect(level(js(audit, {}, { 'lib/run.js': "const cp = require('child_process');\n" }))).toEqual(['high']);
+    expect(level(js(audit, {}, { 'build/Release/x.node': 'bin' }))).toEqual(['high']);
+    // a test file's request is not the package's way out
+    expect(level(js(audit, {}, { 'test/up.test.js': "fetch('https://x.example');\n" }))).toEqual(['medium']);
+  });
+});
