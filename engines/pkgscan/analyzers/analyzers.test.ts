@@ -128,6 +128,9 @@ describe('metadata analyzer', () => {
     expect(await shadow('pip-fastresolve', ['pip', 'pip3', 'pip-fastresolve'])).toBe('pip, pip3');
     expect(await shadow('python3', ['python3'])).toBeUndefined();
     expect(await shadow('apt-get', ['apt-get'])).toBeUndefined();
+    expect(await shadow('awsprof-tools', ['aws', 'awsprof'])).toBe('aws');
+    expect(await shadow('awscli', ['aws', 'aws_completer'])).toBeUndefined();
+    expect(await shadow('azure-cli', ['az'])).toBeUndefined();
     expect(await shadow('black', ['black', 'blackd'])).toBeUndefined();
   });
   it('an ordinary release gives nothing worth a warning', async () => {

@@ -43,7 +43,11 @@ export const SYSTEM_COMMANDS: ReadonlySet<string> = new Set([
   'ls', 'cat', 'cp', 'mv', 'rm', 'cd', 'sudo', 'su', 'doas', 'ssh', 'scp', 'sftp', 'git', 'curl', 'wget', 'sh', 'bash', 'zsh', 'dash', 'fish',
   'python', 'python3', 'pip', 'pip3', 'npm', 'npx', 'node', 'yarn', 'pnpm', 'ps', 'id', 'whoami', 'env', 'chmod', 'chown', 'which', 'apt', 'apt-get',
   'brew', 'docker', 'kubectl', 'gpg', 'openssl', 'grep', 'sed', 'awk', 'tar', 'unzip', 'ping', 'kill', 'mkdir', 'touch', 'passwd', 'crontab',
+  // the cloud and forge command lines, which hold their users' credentials
+  'aws', 'az', 'gcloud', 'gh', 'terraform', 'helm',
 ]);
+/** The project names a system-named command's own tool goes by besides the command's (azure-cli installs `az`). */
+const COMMAND_PROJECTS: Readonly<Record<string, readonly string[]>> = { az: ['azure'], gcloud: ['google-cloud'] };
 
 const PLACEHOLDER = /^(?:|test|testing|todo|tbd|none|null|undefined|n\/a|na|description|desc|my package|a package|package|hello|hello world|demo|example|xxx+|asdf|lorem ipsum.*|a short description.*|a sample python project|add description here|unknown|-)$/i;
 
@@ -215,10 +219,8 @@ export function analyzeMetadata(release: PackageRelease, ctx: AnalyzerContext): 
   // runs in its place
   const own = name.toLowerCase().replace(/^@[^/]*\//, '').replace(/[-_.]+/g, '-');
   const shadowed = meta.entryPoints.map((c) => c.trim()).filter((c) => SYSTEM_COMMANDS.has(c));
-  const isTool = (c: string): boolean => {
-    const base = c.replace(/\d$/, '');
-    return own.startsWith(base) && /^(?:\d|js)?(?:-bin)?$/.test(own.slice(base.length));
-  };
+  const isTool = (c: string): boolean =>
+    [c.replace(/\d$/, ''), ...(COMMAND_PROJECTS[c] ?? [])].some((base) => own.startsWith(base) && /^(?:\d|js|-?cli(?:v\d)?)?(?:-bin)?$/.test(own.slice(base.length)));
   if (shadowed.length > 0 && !shadowed.some(isTool)) out.push(f('shadows_system_command', 'high', 'Installs a command named after an everyday system command, which runs in its place', shadowed.slice(0, 8).join(', '), 'persistence', null, 'T1574'));
 
   // node-pre-gyp's host for prebuilt modules: the .node file an install downloads from it is loaded by require, so a

@@ -752,9 +752,18 @@ export function jsEnvSerialise({ code, ast }: DetectorInput): DetectorHit[] {
     });
     if (whole) hits.push({ offset: n.start, text: src(code, n) });
   });
-  // a record of the host that holds a copy of the whole environment among its machine details (`{ server_name:
-  // os.hostname(), user: os.userInfo().username, env: Object.assign({}, process.env) }`): a child process's options
-  // carry the environment, not the machine's name or user
+  return hits;
+}
+
+/**
+ * A record of the host that holds a copy of the whole environment among its machine details (`{ server_name:
+ * os.hostname(), user: os.userInfo().username, env: Object.assign({}, process.env) }`): a crash report or beacon of
+ * the machine with every secret it was given. A child process's options carry the environment, not the machine's
+ * name or user.
+ */
+export function jsEnvHostRecord({ code, ast }: DetectorInput): DetectorHit[] {
+  if (!ast) return [];
+  const hits: DetectorHit[] = [];
   walk.full(ast, (n) => {
     if (n.type !== 'ObjectExpression' || hits.length >= 20) return;
     const values = ((node(n)['properties'] as AnyNode[]) ?? []).filter((p) => p.type === 'Property').map((p) => src(code, p['value'] as acorn.Node).trim());

@@ -1,7 +1,7 @@
 // Structural checks the YAML rules name by `detector:`: the table of detectors (JavaScript ones in detectors-js.ts,
 // Python and text ones in detectors-text.ts, npm hook ones here) and the cheap pre-checks before a detector runs.
 import type * as acorn from 'acorn';
-import { jsDetachedSpawn, jsDnsExfil, jsDynamicRequire, jsEnvSerialise, jsEvalDataFile, jsEvalDecoded, jsEvalFetched, jsExecDecoded, jsSecretEnvRecord, jsHiddenBuiltinMember, SENSITIVE_MODULES } from './detectors-js.js';
+import { jsDetachedSpawn, jsDnsExfil, jsDynamicRequire, jsEnvSerialise, jsEnvHostRecord, jsEvalDataFile, jsEvalDecoded, jsEvalFetched, jsExecDecoded, jsSecretEnvRecord, jsHiddenBuiltinMember, SENSITIVE_MODULES } from './detectors-js.js';
 import { chmodThenRun, fetchPipeRun, keyedDecryptRun, lookupOfData, normaliseDependency, pthExecutable, pyCmdclassInstall, pyExecDecoded, pyImportTimeInstall, SECRET_FILE, sendsSecretFile } from './detectors-text.js';
 import { walkHarm } from './detectors-walk.js';
 import { lookalikeHostsIn } from '../lookalike-hosts.js';
@@ -46,6 +46,7 @@ export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorI
   js_exec_decoded: jsExecDecoded,
   js_detached_spawn: jsDetachedSpawn,
   js_env_serialise: jsEnvSerialise,
+  js_env_host_record: jsEnvHostRecord,
   js_secret_env_record: jsSecretEnvRecord,
   js_dynamic_require: jsDynamicRequire,
   js_dns_exfil: jsDnsExfil,
@@ -80,6 +81,7 @@ export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, { test(text: strin
   js_exec_decoded: /child_process/,
   js_detached_spawn: /\bdetached\b|\bwindowsHide\b/,
   js_env_serialise: /process(?:\.env|\s*\[\s*['"`]env)/,
+  js_env_host_record: /process\.env/,
   js_secret_env_record: /process\.env/,
   js_dynamic_require: /\brequire\s*\(/,
   js_dns_exfil: /\bdns\b|[Rr]esolver/,

@@ -232,6 +232,8 @@ describe('Python files the build or every interpreter start runs', () => {
     expect(at({ 'sitecustomize.py': 'import pkg._hook\n', 'pkg/__init__.py': '', 'pkg/_hook.py': '' })).toEqual(['pkg/_hook.py', 'sitecustomize.py']);
     expect(at({ 'src/usercustomize.py': '', 'src/pkg/__init__.py': '' })).toEqual(['src/usercustomize.py']);
     expect(at({ 'pkg/sitecustomize.py': '', 'pkg/__init__.py': '' })).toEqual([]);
+    expect(at({ 'x-1.0.data/data/Lib/site-packages/sitecustomize.py': '', 'x/__init__.py': '' })).toEqual(['x-1.0.data/data/Lib/site-packages/sitecustomize.py']);
+    expect(at({ 'x-1.0.data/purelib/usercustomize.py': '', 'x/__init__.py': '' })).toEqual(['x-1.0.data/purelib/usercustomize.py']);
   });
   it('the package modules a .pth file imports, and makefiles when setup.py runs make', () => {
     expect(at({ 'x.pth': 'import pkg._boot as b; b.enable()\n', 'pkg/__init__.py': '', 'pkg/_boot.py': '', 'pkg/other.py': '' })).toEqual(['pkg/_boot.py', 'x.pth']);

@@ -379,8 +379,12 @@ function sysPathDirs(text: string): string[] {
   return out;
 }
 
-/** A module Python's site imports at every interpreter start, at the top of the release's tree (or of its `src/`). */
-const STARTUP_MODULE = /^(?:src\/)?(?:sitecustomize|usercustomize)\.py$/;
+/**
+ * A module Python's site imports at every interpreter start: at the top of the release's tree (or of its `src/`), or
+ * where a wheel's `.data` folders install it into site-packages (`purelib/`, `platlib/`, or `data/` under the
+ * environment's root: `data/Lib/site-packages/`, `data/lib/python3.12/site-packages/`).
+ */
+const STARTUP_MODULE = /^(?:src\/|[^/]+\.data\/(?:purelib|platlib)\/|[^/]+\.data\/data\/(?:Lib|lib\/python[\d.]+)\/site-packages\/)?(?:sitecustomize|usercustomize)\.py$/;
 
 /** A build script named after cffi_modules in setup.py or setup.cfg (`"build_ffi.py:ffibuilder"`). */
 const CFFI_MODULE = /['"\s=]([\w./-]{1,200}\.py):[A-Za-z_]\w{0,60}/g;

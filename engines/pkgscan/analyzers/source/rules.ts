@@ -22,6 +22,7 @@ export const DETECTORS = [
   'js_exec_decoded',
   'js_detached_spawn',
   'js_env_serialise',
+  'js_env_host_record',
   'js_secret_env_record',
   'js_dynamic_require',
   'js_dns_exfil',
