@@ -524,6 +524,12 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
   const shell = shellCallees(code);
   const runners = codeRunners(code, ast, shell, ctors);
   walk.full(ast, (n) => {
+    // fetched code imported as a module from a `data:` URL (`await import(`data:text/javascript;base64,${b64(code)}`)`)
+    if (n.type === 'ImportExpression') {
+      const source = node(n)['source'] as acorn.Node | undefined;
+      if (source !== undefined && DATA_URL_MODULE.test(src(code, source)) && fromNetwork(source)) hits.push({ offset: n.start, text: src(code, n) });
+      return;
+    }
     if (n.type !== 'CallExpression' && n.type !== 'NewExpression') return;
     // a shell command line that is itself fetched data (`exec(step)` for each step of a fetched manifest): not a
     // command of the file's own built around a fetched value (a downloaded file's path)
@@ -558,6 +564,9 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
   });
   return hits;
 }
+
+/** A module specifier that is a `data:` URL of JavaScript (the module's code is the URL's own text). */
+const DATA_URL_MODULE = /^[`'"(\s]*data:(?:text|application)\/(?:javascript|ecmascript)/i;
 
 /**
  * The file's functions that run one of their parameters (name -> the parameters' positions): as a shell command line
@@ -739,7 +748,7 @@ export function jsEnvSerialise({ code, ast }: DetectorInput): DetectorHit[] {
     const args = (node(n)['arguments'] as acorn.Node[]) ?? [];
     const whole = args.some((a) => {
       const t = src(code, a).replace(/\bprocess\s*\[\s*(['"`])env\1\s*\]/g, 'process.env');
-      if (/^process\.env$/.test(t) || (/stringify$/i.test(name) && (/\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))/.test(t) || envNames.has(t.trim()) || envCall(t.trim())))) return true;
+      if (/^process\.env$/.test(t) || (/stringify$/i.test(name) && (/\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))|\bDeno\.env\.toObject\s*\(\s*\)|\bBun\.env\b(?!\s*(?:\.|\[|\?\.))/.test(t) || envNames.has(t.trim()) || envCall(t.trim())))) return true;
       // an object sent with the whole environment as one of its values (`push({ message: process.env })`); an `env`
       // option is how a child process is given the environment, not a message
       return node(a).type === 'ObjectExpression' && ((node(a)['properties'] as AnyNode[]) ?? []).some((p) => {
@@ -756,7 +765,7 @@ export function jsEnvSerialise({ code, ast }: DetectorInput): DetectorHit[] {
 }
 
 /**
- * A record of the host that holds a copy of the whole environment among its machine details (`{ server_name:
+ * A record of the host that holds the whole environment or a copy of it among its machine details (`{ server_name:
  * os.hostname(), user: os.userInfo().username, env: Object.assign({}, process.env) }`): a crash report or beacon of
  * the machine with every secret it was given. A child process's options carry the environment, not the machine's
  * name or user.
@@ -767,7 +776,7 @@ export function jsEnvHostRecord({ code, ast }: DetectorInput): DetectorHit[] {
   walk.full(ast, (n) => {
     if (n.type !== 'ObjectExpression' || hits.length >= 20) return;
     const values = ((node(n)['properties'] as AnyNode[]) ?? []).filter((p) => p.type === 'Property').map((p) => src(code, p['value'] as acorn.Node).trim());
-    const copy = values.some((v) => v !== 'process.env' && WHOLE_ENV.test(v));
+    const copy = values.some((v) => WHOLE_ENV.test(v));
     if (copy && values.some((v) => HOST_RECORD.test(v))) hits.push({ offset: n.start, text: src(code, n).slice(0, 200) });
   });
   return hits;

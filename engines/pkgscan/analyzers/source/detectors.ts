@@ -75,12 +75,12 @@ export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, { test(text: strin
   walk_overwrite: /readdir|\bwalk\b|listdir|scandir|glob\b|iterdir/,
   walk_encrypt: /readdir|\bwalk\b|listdir|scandir|glob\b|iterdir/,
   js_eval_decoded: EVAL_SINK_HINT,
-  // an eval sink, or child_process (a command line run from fetched data)
-  js_eval_fetched: { test: (text) => EVAL_SINK_HINT.test(text) || text.includes('child_process') || NODE_EVAL_ARGUMENT.test(text) },
+  // an eval sink, child_process (a command line run from fetched data), or a data: URL (fetched code imported as a module)
+  js_eval_fetched: { test: (text) => EVAL_SINK_HINT.test(text) || text.includes('child_process') || NODE_EVAL_ARGUMENT.test(text) || text.includes('data:') },
   js_eval_data_file: { test: (text) => EVAL_SINK_HINT.test(text) && /\breadFile/.test(text) },
   js_exec_decoded: /child_process/,
   js_detached_spawn: /\bdetached\b|\bwindowsHide\b/,
-  js_env_serialise: /process(?:\.env|\s*\[\s*['"`]env)/,
+  js_env_serialise: /process(?:\.env|\s*\[\s*['"`]env)|Deno\.env|Bun\.env/,
   js_env_host_record: /process\.env/,
   js_secret_env_record: /process\.env/,
   js_dynamic_require: /\brequire\s*\(/,
