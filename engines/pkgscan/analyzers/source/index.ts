@@ -425,9 +425,9 @@ function hasWayOut(release: PackageRelease, hits: readonly RuleHit[]): boolean {
  * not a harvest; kept at medium for a reviewer rather than counted as theft.
  */
 function collectedOnly(h: RuleHit): RuleHit {
-  if (h.rule.role !== 'capability' || (h.rule.kind !== 'credentials' && h.rule.kind !== 'environment') || RANK[h.finding.severity] <= RANK.medium) return h;
-  return { ...h, finding: { ...h.finding, severity: 'medium' } };
+  return collectsAboveMedium(h) ? { ...h, finding: { ...h.finding, severity: 'medium' } } : h;
 }
+const collectsAboveMedium = (h: RuleHit): boolean => h.rule.role === 'capability' && (h.rule.kind === 'credentials' || h.rule.kind === 'environment') && RANK[h.finding.severity] > RANK.medium;
 
 /** A chain as a finding too (code `attack_chain`), so policies that block on a high finding see it; the risk score counts it once. */
 function chainFinding(c: AttackChain): ScanFinding {
@@ -446,7 +446,7 @@ export function analyzeSource(release: PackageRelease, ctx: AnalyzerContext): An
     if (ctx.signal?.aborted) return { findings: [...skipped, ...hits.map((h) => h.finding)], status: 'failed', message: 'the scan was cancelled before the source rules finished' };
     hits.push(...applyRules(unit, rules, ctx.signal, declared));
   }
-  if (!hasWayOut(release, hits)) for (let i = 0; i < hits.length; i++) hits[i] = collectedOnly(hits[i] as RuleHit);
+  if (hits.some(collectsAboveMedium) && !hasWayOut(release, hits)) for (let i = 0; i < hits.length; i++) hits[i] = collectedOnly(hits[i] as RuleHit);
   const chained = hits.filter((h) => h.rule.role !== 'indicator' && (!h.auxiliary || h.installTime));
   const flowOf = linkedFlows(release, new Set(chained.filter((h) => !h.installTime).map((h) => h.finding.file ?? '')));
   const chainInput: ChainInput[] = chained.map((h) => ({ finding: h.finding, role: h.rule.role === 'capability' ? 'capability' : 'threat', kind: h.rule.kind, step: h.rule.step, flow: h.installTime ? 'install' : flowOf(h.finding.file ?? ''), installTime: h.installTime, offset: h.offset, userRun: h.userRun, secretData: h.rule.secretData }));
