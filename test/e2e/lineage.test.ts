@@ -56,8 +56,9 @@ describe.skipIf(!RUNS)(`Lineage workspace in Chromium${REGISTERED ? '' : ' (skip
     page.on('console', (m) => {
       if (m.type() === 'warning') warnings.push(m.text());
     });
-    expect(await page.getByTestId('lineage-result').innerText()).toContain('No run open');
-    expect(await page.getByTestId('run-list').innerText()).toContain('No runs yet');
+    // The empty states paint once the stored runs have been listed (a loaded machine can read the list's header first).
+    await page.getByTestId('lineage-result').getByText('No run open').waitFor();
+    await page.getByTestId('run-list').getByText('No runs yet').waitFor();
 
     // From the keyboard: Enter on the scenario. Its button is disabled while it runs (focus falls to the page); the decision's
     // heading takes focus once shown, so the next Tab goes on from the result.
