@@ -167,6 +167,9 @@ describe('openRelease on built releases', () => {
     expect(cfg.metadata.entryPoints).toEqual(['tool']);
     const none = openRelease(gzipSync(buildTar([{ name: 't-1.0/PKG-INFO', data: 'Name: t\nVersion: 1.0\n' }, { name: 't-1.0/setup.py', data: 'setup(name="t", entry_points=ENTRY)\n' }])));
     expect(none.metadata.entryPoints).toEqual([]);
+    // a list cut off before its closing bracket (a truncated file) names no command, rather than a guess
+    const cut = openRelease(gzipSync(buildTar([{ name: 't-1.0/PKG-INFO', data: 'Name: t\nVersion: 1.0\n' }, { name: 't-1.0/setup.py', data: scripts.slice(0, scripts.indexOf("'t-run")) }])));
+    expect(cut.metadata.entryPoints).toEqual([]);
   });
 
   it('reads npm package.json forms: author string, license object, repository string, bin string, any top folder', () => {

@@ -412,10 +412,9 @@ export function installTimeFiles(release: PackageRelease, hooks: readonly HookCo
         if (files.has(p)) frontier.push(p);
       }
     }
-    // a .pth file's import lines run at every interpreter start: the package modules they import run then too
-    for (const f of release.files) if (f.path.endsWith('.pth')) frontier.push(f.path);
-    // and so does a top-level sitecustomize or usercustomize module the release installs beside its packages
-    for (const f of release.files) if (STARTUP_MODULE.test(f.path)) frontier.push(f.path);
+    // a .pth file's import lines, and a sitecustomize or usercustomize module the release installs beside its
+    // packages, run at every interpreter start: the package modules they import run then too
+    for (const f of release.files) if (f.path.endsWith('.pth') || STARTUP_MODULE.test(f.path)) frontier.push(f.path);
   }
   for (let depth = 0; depth < 4 && frontier.length > 0 && out.size < 60; depth++) {
     const next: string[] = [];
