@@ -283,4 +283,16 @@ describe('built-in rules from a detection catalogue of access and movement: corr
     expect(titles([tgt('joão.ribeiro', '::ffff:10.40.2.199')])).not.toContain(ROAST);
     expect(titles([tgt('joão.ribeiro', '::ffff:10.40.2.11'), tgt('svc_impressão', '::ffff:10.40.2.12')])).not.toContain(ROAST);
   });
+
+  it('three different accounts locked out on one controller within minutes are reported as impact; two accounts, or one account three times, are not', () => {
+    const LOCKOUTS = 'Several Accounts Locked Out On One Domain Controller Within Minutes';
+    const locked = (user: string): Ev =>
+      sec(4740, { TargetUserName: user, TargetDomainName: 'LT-0872', TargetSid: 'S-1-5-21-1-2-3-1191', SubjectUserSid: 'S-1-5-18', SubjectUserName: 'DC-01$', SubjectDomainName: 'CORP', SubjectLogonId: '0x3e7' });
+    const titles = (events: Ev[]): string[] => [...builtinHits(events).keys()];
+    const h = builtinHits([locked('Administrator'), locked('adm.tsato'), locked('adm.wright')]).get(LOCKOUTS);
+    expect(h?.level).toBe('medium');
+    expect(h?.tactics).toContain('impact');
+    expect(titles([locked('Administrator'), locked('adm.tsato')])).not.toContain(LOCKOUTS);
+    expect(titles([locked('adm.tsato'), locked('adm.tsato'), locked('adm.tsato')])).not.toContain(LOCKOUTS);
+  });
 });
