@@ -303,6 +303,20 @@ describe('built-in rules from a detection catalogue of access and movement: corr
     expect(titles([assist(), proc(`${S32}curl.exe`, 'curl -I https://files-drive.example/')])).not.toContain(SESSION);
   });
 
+  it('twenty different files read over a share by one logon within two minutes are collection; nineteen, pipes, or twenty logons reading one file each, are not', () => {
+    const BULK = 'Many Files Read Over A Share By One Logon Within Two Minutes';
+    const read = (n: number, logon = '0x4b77e01', share = '\\\\*\\HR'): Ev =>
+      sec(5145, { ...subj, SubjectLogonId: logon, ObjectType: 'File', IpAddress: '10.20.15.88', IpPort: '50200', ShareName: share, ShareLocalPath: '\\??\\D:\\Shares\\HR', RelativeTargetName: `Personnel\\Files\\E${n}_Staff.pdf`, AccessMask: '0x120089', AccessList: '%%1538 %%1541 %%4416 %%4419 %%4423' });
+    const titles = (events: Ev[]): string[] => [...builtinHits(events).keys()];
+    const range = (k: number): number[] => Array.from({ length: k }, (_, i) => i);
+    const h = builtinHits(range(20).map((i) => read(i))).get(BULK);
+    expect(h?.level).toBe('low');
+    expect(h?.tactics).toContain('collection');
+    expect(titles(range(19).map((i) => read(i)))).not.toContain(BULK);
+    expect(titles(range(20).map((i) => read(i, '0x4b77e01', '\\\\*\\IPC$')))).not.toContain(BULK);
+    expect(titles(range(20).map((i) => read(1, `0x${(0x4b77e01 + i).toString(16)}`)))).not.toContain(BULK);
+  });
+
   it('three different accounts locked out on one controller within minutes are reported as impact; two accounts, or one account three times, are not', () => {
     const LOCKOUTS = 'Several Accounts Locked Out On One Domain Controller Within Minutes';
     const locked = (user: string): Ev =>
