@@ -1,7 +1,7 @@
 // Network addresses a file assembles at run time from pieces that are not an address as written: a list of literals
 // joined (`".".join(["smtp", "relay", "net"])`, `[203, 0, 113, 9].join('.')`, a list held by a name and joined where
 // it is used), its pieces or their order turned round (`.split('').reverse().join('')`, `[::-1]`), a literal handed to
-// a function of the file's own that turns its argument round, character codes turned into text, or byte values XORed
+// a function of the file's own that turns its argument round, character codes or a buffer's bytes turned into text, or byte values XORed
 // with a key the file holds. Code that talks to its own service writes the address out; one put together from fragments is
 // kept from a reader's eye and from a grep for hosts. Only texts that read as an address (a URL, a host name under a
 // known top-level domain, a public IPv4 address) are returned, for the rules to read as decoded data, and the command
@@ -10,9 +10,9 @@ import { isName, nameUses, readable, reversed, type DecodedText } from './decode
 import type { Edit } from './aliases.js';
 import { foldGluedLiterals } from './glue.js';
 
-/** Two to sixty-four pieces in brackets or parentheses, each a one-line string without escapes or a whole number. */
-const LIST = /[[(]\s*(?:'[^'\\\n]{0,100}'|"[^"\\\n]{0,100}"|\d{1,5})(?:\s*,\s*(?:'[^'\\\n]{0,100}'|"[^"\\\n]{0,100}"|\d{1,5})){1,63}(?:\s*,)?\s*[\])]/g;
-const PIECE_ONE = /'[^'\\\n]{0,100}'|"[^"\\\n]{0,100}"|\d{1,5}/g;
+/** Two to sixty-four pieces in brackets or parentheses, each a one-line string without escapes or a whole number (decimal or hexadecimal). */
+const LIST = /[[(]\s*(?:'[^'\\\n]{0,100}'|"[^"\\\n]{0,100}"|0[xX][\da-fA-F]{1,4}|\d{1,5})(?:\s*,\s*(?:'[^'\\\n]{0,100}'|"[^"\\\n]{0,100}"|0[xX][\da-fA-F]{1,4}|\d{1,5})){1,63}(?:\s*,)?\s*[\])]/g;
+const PIECE_ONE = /'[^'\\\n]{0,100}'|"[^"\\\n]{0,100}"|0[xX][\da-fA-F]{1,4}|\d{1,5}/g;
 /** One literal followed by the idiom that turns it round (`'moc.elpmaxe'[::-1]`, `.split('').reverse().join('')`). */
 const TURNED_LITERAL = /(['"`])([^'"`\\\n]{4,200})\1\s*(?:\[\s*::\s*-1\s*\]|\.\s*split\s*\(\s*(['"`])\3\s*\)\s*\.\s*reverse\s*\(\s*\)\s*\.\s*join\s*\(\s*(['"`])\4\s*\))/g;
 /**
@@ -65,7 +65,8 @@ export function isNetworkAddress(s: string): boolean {
 }
 
 function pieceValue(p: string): { text: string; number: boolean } {
-  return p.startsWith("'") || p.startsWith('"') ? { text: p.slice(1, -1), number: false } : { text: p, number: true };
+  // a number piece is written in decimal or hexadecimal (`[0xb9, 0xd4, 0x2c, 0x09].join('.')`); its text is the decimal
+  return p.startsWith("'") || p.startsWith('"') ? { text: p.slice(1, -1), number: false } : { text: String(Number(p)), number: true };
 }
 
 
@@ -133,6 +134,9 @@ const GLUED_AFTER = /^\s*\+\s*(['"`])([^'"`\\\n]{1,100})\1/;
 const PY_JOIN_BEFORE = /(['"])([^'"\\\n]{0,3})\1\s*\.\s*join\s*\(\s*(map\s*\(\s*\w+\s*,\s*|reversed\s*\(\s*|[^\n]{0,60}?\bfor\s+\w+\s+in\s+)?$/;
 /** JavaScript: character codes spread or applied into `String.fromCharCode`. */
 const JS_CHARS_BEFORE = /fromCharCode(?:\.apply\((?:null|undefined|this|String)?, ?|\(\.\.\.)$/;
+/** Byte values made into a buffer and read as text (`Buffer.from([49, 56, ...]).toString()`, `bytes([...]).decode()`). */
+const BYTES_BEFORE = /(?:\bBuffer\s*\.\s*from|\bbytes|\bbytearray)\s*\(\s*$/;
+const BYTES_AFTER = /^\s*\)\s*\.\s*(?:toString|decode)\s*\(/;
 const CALL = /^\s*\.\s*([A-Za-z_$][\w$]*)\s*\(/;
 const JS_SEPARATOR = /^\s*(['"`])([^'"`\\\n]{0,3})\1\s*$/;
 
@@ -153,7 +157,7 @@ function readingsOf(use: Use): Reading[] {
       suffix: GLUED_AFTER.exec(rest)?.[2] ?? '',
     });
   }
-  if (JS_CHARS_BEFORE.test(use.before)) out.push({ separator: '', pieceTurn: false, orderTurn: false, chars: true, prefix: '', suffix: '' });
+  if (JS_CHARS_BEFORE.test(use.before) || (BYTES_BEFORE.test(use.before) && BYTES_AFTER.test(use.after))) out.push({ separator: '', pieceTurn: false, orderTurn: false, chars: true, prefix: '', suffix: '' });
   // a JavaScript chain of calls on the list: the last join at its level gives the text
   let at = 0;
   let pieceTurn = false;

@@ -10,6 +10,7 @@ import { assembledAddresses, turnedLiteralEdits, xoredLiterals } from './assembl
 import { pythonHelperTexts } from './python-helpers.js';
 import { pythonIndirectionEdits } from './py-indirection.js';
 import { folderOpenCommands, TASKS_FILE } from './editor-tasks.js';
+import { COPIER_FILE, copierTaskCommands } from './generator-tasks.js';
 import { runsAtImport, usesAtImport } from './import-time.js';
 import { argvEdits } from './argv.js';
 import { builtinsAliasEdits, moduleAliasEdits } from './builtins.js';
@@ -19,7 +20,7 @@ import { foldGluedLiterals } from './glue.js';
 import { directImports, importTimeFiles, installTimeFiles, loadedAsideFiles, MAKEFILE, npmHooks, prepareTargets, textOf, type HookCommand } from './hooks.js';
 import { loadRules, type CompiledRule } from './rules.js';
 import { decoderHelperEdits, stringTableEdits } from './tables.js';
-import { boundMatch, languageOf, MAX_SCAN_BYTES, nativeCode, notebookCells, pythonCode, readJs, shebangLanguage, sourceInCompiledName, type JsSource, type SourceLanguage } from './text.js';
+import { boundMatch, languageOf, MAX_SCAN_BYTES, nativeCode, notebookCells, pythonCode, readJs, shebangLanguage, sourceInCompiledName, templateLanguage, type JsSource, type SourceLanguage } from './text.js';
 
 export const SOURCE_ANALYZER = 'source-rules';
 export const SOURCE_ANALYZER_VERSION = '1.1.0';
@@ -324,11 +325,15 @@ function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding
       languageOf(f.path) ??
       ((installTime.has(f.path) || (makeAtInstall && f.path.endsWith('.mk'))) && MAKEFILE.test(f.path) ? 'shell' : null) ??
       shebangLanguage(f.path, decode(f.data.subarray(0, 200))) ??
+      templateLanguage(f.path, decode(f.data.subarray(0, 4096))) ??
       sourceInCompiledName(f.path, f.data);
     const pickled = language === null || language === 'pth' ? (pickleInData(f.path, f.data) ?? lambdaInData(f.path, f.data)) : null;
     // a shipped VS Code task file's folder-open commands: run when the project is opened, read as an install hook's are
     if (TASKS_FILE.test(f.path) && f.data.length <= MAX_SCAN_BYTES)
       for (const c of folderOpenCommands(decode(f.data))) units.push({ file: f.path, language: 'shell', text: c.command, installTime: true, lineBase: c.line, auxiliary: false });
+    // a Copier template's tasks: run by the user's shell when the template is rendered, read as the commands they are
+    if (COPIER_FILE.test(f.path) && f.data.length <= MAX_SCAN_BYTES)
+      for (const c of copierTaskCommands(decode(f.data))) units.push({ file: f.path, language: 'shell', text: c.command, installTime: false, lineBase: c.line, auxiliary: false });
     // programs kept in a table's base64 cells, read as the programs they are (f.data bounded as the other sources are)
     if (language === null && pickled === null && f.data.length <= MAX_SCAN_BYTES)
       for (const c of codeInTable(f.path, f.data)) units.push({ file: f.path, language: c.language, text: c.text, installTime: false, lineBase: c.line, auxiliary: AUXILIARY.test(f.path) && !loaded.has(f.path), decoded: true });

@@ -60,6 +60,19 @@ describe('languages of package files', () => {
     expect(['src/lib.rs', 'binding.gyp', 'setup.py'].some(runsAtBuild)).toBe(false);
   });
 
+  it('reads a code generator\'s templates as the code they become; a template named by its engine alone by its first lines', async () => {
+    const { languageOf, templateLanguage } = await import('./text.js');
+    expect(['tpl/config.py.tmpl', 'templates/client.py.jinja', 'docs/conf.py_t', 'project/settings.py-tpl', 'template/src/index.js.tpl', 'x/app.ts.hbs'].map(languageOf)).toEqual([
+      'python', 'python', 'python', 'python', 'javascript', 'javascript',
+    ]);
+    expect(['templates/Dockerfile.tmpl', 'templates/README.md.jinja', 'page.html.ejs', 'a.tmpl', 'notes_t', 'x.py_txt'].map(languageOf)).toEqual([null, null, null, null, null, null]);
+    expect(templateLanguage('templates/client.hbs', "import type * as M from './models';\nexport class Client {}\n")).toBe('javascript');
+    expect(templateLanguage('templates/service.tmpl', 'import grpc\n\nclass {{ name }}Client:\n    pass\n')).toBe('python');
+    expect(templateLanguage('views/page.hbs', '<!doctype html>\n<script>function go() {}</script>\n')).toBeNull();
+    expect(templateLanguage('templates/readme.mustache', '# {{name}}\n\nA library.\n')).toBeNull();
+    expect(templateLanguage('lib/client.py.jinja', 'import grpc\n')).toBeNull();
+  });
+
   it('reads an extensionless script by its #! line, and only an extensionless one', async () => {
     const { shebangLanguage } = await import('./text.js');
     expect(shebangLanguage('vendor/configure', '#! /bin/sh\n# Guess values')).toBe('shell');

@@ -26,6 +26,13 @@ export function runsAtBuild(filePath: string): boolean {
 }
 
 /**
+ * A template's suffix over the name of the file a generator writes from it (`config.py.tmpl`, `client.py.jinja`,
+ * Sphinx's `conf.py_t`, Django's `settings.py-tpl`, `index.js.tpl`): the template is read as the code it becomes in its
+ * user's project, where it runs.
+ */
+const TEMPLATE_SUFFIX = /(?<=\.[a-z]{1,4})(?:\.(?:jinja2?|j2|tmpl|tpl|template|mustache|hbs|handlebars|ejs|njk|liquid)|_t|-tpl)$/;
+
+/**
  * The rule language of a package path, or null when the source rules do not read it. `native`: C, C++, Objective-C,
  * Rust and Go sources (an extension's module init, a constructor or build.rs runs them); `data`: YAML, whose
  * `!!python/` tags construct objects when an unsafe loader reads it, and setup.cfg, whose `[easy_install]` section
@@ -33,6 +40,8 @@ export function runsAtBuild(filePath: string): boolean {
  */
 export function languageOf(filePath: string): SourceLanguage | null {
   const lower = filePath.toLowerCase();
+  const template = TEMPLATE_SUFFIX.exec(lower);
+  if (template) return languageOf(lower.slice(0, template.index));
   if (/\.(js|cjs|mjs|jsx)$/.test(lower) || (/\.(ts|tsx|mts|cts)$/.test(lower) && !/\.d\.[mc]?ts$/.test(lower))) return 'javascript';
   if (/\.(py|pyw|pyx|pxd|pxi)$/.test(lower)) return 'python';
   if (lower.endsWith('.pth')) return 'pth';
@@ -83,6 +92,22 @@ export function shebangLanguage(filePath: string, head: string): SourceLanguage 
   if (/\bpython[\d.]*\b/.test(line)) return 'python';
   if (/\b(?:node|nodejs|deno|bun)\b/.test(line)) return 'javascript';
   return null;
+}
+
+/** A template named by its engine alone (`client.hbs`, `model.mustache`, `service.tmpl`): no inner extension says what it becomes. */
+const BARE_TEMPLATE = /(?:^|\/)[^/.]+\.(?:jinja2?|j2|tmpl|tpl|template|mustache|hbs|handlebars|njk)$/i;
+
+/**
+ * The language of a code generator's template named by its engine alone, by what its first lines read as: Python's
+ * imports and definitions, or JavaScript's require, exports, functions and declarations (HTML pages and their inline
+ * scripts start with markup and are not read). Null for any other file.
+ */
+export function templateLanguage(filePath: string, head: string): SourceLanguage | null {
+  if (!BARE_TEMPLATE.test(filePath) || /^\s*</.test(head)) return null;
+  // an ES module's import of a path (`import type * as M from './models'`) is JavaScript; Python imports no quoted path
+  if (/^[ \t]*(?:import|export)\s[^\n]{0,200}\bfrom\s*['"]/m.test(head)) return 'javascript';
+  if (PYTHON_LINE.test(head) && !JS_ONLY.test(head)) return 'python';
+  return JS_SIGN.test(head) ? 'javascript' : null;
 }
 
 /** At most 200 characters, control and bidirectional characters escaped (`\x1b`, `\u202e`). */

@@ -15,6 +15,12 @@ const target = String.fromCharCode(...H);
 const EDGE = Buffer.from('aHR0cHM6Ly9yZWdpc3RyeS5ucG1qcy1lZGdlLm5ldC8=', 'base64').toString();
 // ruleid: hidden_address
 const relay = 'ved.epip-ovxek.yaler'.split('').reverse().join('');
+// ruleid: hidden_address
+const T = [0xb9, 0xd4, 0x2c, 0x09].join('.');
+// ruleid: hidden_address
+const D = Buffer.from([52, 53, 46, 54, 49, 46, 49, 51, 57, 46, 49, 55]).toString();
+// ok: hidden_address
+const mask = [0xff, 0xff, 0x00, 0x00].join('.');
 // ok: hidden_address
 const version = [1, 2, 0, 0].join('.');
 // ok: hidden_address

@@ -6,4 +6,6 @@ const req = http.request({ host: '198.51.100.12', port: 8080, path: '/w', method
 const local = http.request({ host: '127.0.0.1', port: 8080 });
 // ok: url_with_ip_address
 const check = { hostname: '8.8.8.8', port: 53 };
-module.exports = { req, local, check };
+// ruleid: url_with_ip_address
+const HELPER_HOST = '185.212.44.9';
+module.exports = { req, local, check, HELPER_HOST };
