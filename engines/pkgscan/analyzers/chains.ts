@@ -76,6 +76,17 @@ const TOOLS: readonly (readonly [string, RegExp])[] = [
   ['huggingface', /huggingface/i],
   ['terraform', /credentials\.tfrc|terraformrc/i],
   ['cargo', /\.cargo\b|\.gem\b/i],
+  ['vercel', /com\.vercel\.cli/i],
+  ['netlify', /netlify/i],
+  ['supabase', /\.supabase\b/i],
+  ['firebase', /firebase-tools/i],
+  ['fly', /\.fly\b/i],
+  ['railway', /\.railway\b/i],
+  ['render', /\.render\b/i],
+  ['cloudflare', /wrangler|cloudflared/i],
+  ['digitalocean', /doctl/i],
+  ['pulumi', /\.pulumi\b/i],
+  ['gitlab', /glab-cli/i],
 ];
 function toolOf(match: string): string | null {
   return TOOLS.find(([, re]) => re.test(match))?.[0] ?? null;

