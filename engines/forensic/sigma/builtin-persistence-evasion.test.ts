@@ -213,7 +213,7 @@ const cases: CatalogueCase[] = [
   ['Directory Heuristics Exclude Operator Groups From AdminSDHolder', 'high', 'persistence',
     ds('dSHeuristics', '0000000001000001', 'CN=Directory Service,CN=Windows NT,CN=Services,CN=Configuration,DC=corp,DC=example', 'nTDSService'),
     ds('dSHeuristics', '0000002', 'CN=Directory Service,CN=Windows NT,CN=Services,CN=Configuration,DC=corp,DC=example', 'nTDSService')],
-  ['Delegated Managed Service Account Linked To A Preceding Account', 'high', 'privilege-escalation',
+  ['Delegated Managed Service Account Linked To A Preceding Account', 'medium', 'privilege-escalation',
     ds('msDS-ManagedAccountPrecededByLink', 'CN=Administrator,CN=Users,DC=corp,DC=example', 'CN=evil_dmsa,OU=temp,DC=corp,DC=example', 'msDS-DelegatedManagedServiceAccount'),
     ds('msDS-ManagedAccountPrecededByLink', 'CN=Administrator,CN=Users,DC=corp,DC=example', 'CN=evil_dmsa,OU=temp,DC=corp,DC=example', 'msDS-DelegatedManagedServiceAccount', SUBJ, '%%14675')],
   ['Delegated Managed Service Account Created', 'low', 'persistence',
@@ -233,6 +233,23 @@ const cases: CatalogueCase[] = [
 describeCatalogue('built-in rules from a catalogue of persistence, privilege escalation, defence evasion and execution detections', cases);
 
 describe('built-in rules from a catalogue of persistence, privilege escalation, defence evasion and execution detections: other logs and near misses', () => {
+  it('a dMSA linked to an account and marked migrated in one directory operation is BadSuccessor; a documented migration (state 1, completed later) is not', () => {
+    const BAD = 'Delegated Managed Service Account Linked To An Account And Marked Migrated In One Directory Operation (BadSuccessor)';
+    const DMSA = 'CN=web_dmsa,OU=Staging,DC=corp,DC=example';
+    const cls = 'msDS-DelegatedManagedServiceAccount';
+    const write = (op: string, attr: string, value: string): Ev =>
+      sec(5136, { OpCorrelationID: op, ...SUBJ, DSName: 'corp.example', DSType: '%%14676', ObjectDN: DMSA, ObjectGUID: '{2}', ObjectClass: cls, AttributeLDAPDisplayName: attr, AttributeSyntaxOID: '2.5.5.1', AttributeValue: value, OperationType: '%%14674' });
+    const link = (op: string): Ev => write(op, 'msDS-ManagedAccountPrecededByLink', 'CN=Administrator,CN=Users,DC=corp,DC=example');
+    const state = (op: string, value: string): Ev => write(op, 'msDS-DelegatedMSAState', value);
+    const titles = (events: Ev[]): string[] => [...hits(events).keys()];
+    const h = hits([link('{71b3}'), state('{71b3}', '2')]).get(BAD);
+    expect(h?.level).toBe('high');
+    expect(h?.tactics).toContain('privilege-escalation');
+    expect(titles([link('{9113}'), state('{9113}', '1'), state('{48ba}', '2')])).not.toContain(BAD);
+    expect(titles([link('{9113}')])).not.toContain(BAD);
+    expect(titles([state('{48ba}', '2')])).not.toContain(BAD);
+  });
+
   it('the PowerShell families also read module logging (4103) and the classic pipeline (800)', () => {
     const text = "$pe = [Convert]::FromBase64String('TVqQAAMAAAAEAAAA//8AALgAAAAAAAAAQAAAAAAAAAAAAAAA')";
     const module = win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe', Payload: `CommandInvocation(Set-Variable): "Set-Variable"\nParameterBinding(Set-Variable): name="Value"; value="${text}"` });
