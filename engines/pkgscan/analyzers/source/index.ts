@@ -325,7 +325,7 @@ function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding
       languageOf(f.path) ??
       ((installTime.has(f.path) || (makeAtInstall && f.path.endsWith('.mk'))) && MAKEFILE.test(f.path) ? 'shell' : null) ??
       shebangLanguage(f.path, decode(f.data.subarray(0, 200))) ??
-      templateLanguage(f.path, decode(f.data.subarray(0, 4096))) ??
+      templateLanguage(f.path, f.data) ??
       sourceInCompiledName(f.path, f.data);
     const pickled = language === null || language === 'pth' ? (pickleInData(f.path, f.data) ?? lambdaInData(f.path, f.data)) : null;
     // a shipped VS Code task file's folder-open commands: run when the project is opened, read as an install hook's are

@@ -66,11 +66,11 @@ describe('languages of package files', () => {
       'python', 'python', 'python', 'python', 'javascript', 'javascript',
     ]);
     expect(['templates/Dockerfile.tmpl', 'templates/README.md.jinja', 'page.html.ejs', 'a.tmpl', 'notes_t', 'x.py_txt'].map(languageOf)).toEqual([null, null, null, null, null, null]);
-    expect(templateLanguage('templates/client.hbs', "import type * as M from './models';\nexport class Client {}\n")).toBe('javascript');
-    expect(templateLanguage('templates/service.tmpl', 'import grpc\n\nclass {{ name }}Client:\n    pass\n')).toBe('python');
-    expect(templateLanguage('views/page.hbs', '<!doctype html>\n<script>function go() {}</script>\n')).toBeNull();
-    expect(templateLanguage('templates/readme.mustache', '# {{name}}\n\nA library.\n')).toBeNull();
-    expect(templateLanguage('lib/client.py.jinja', 'import grpc\n')).toBeNull();
+    expect(templateLanguage('templates/client.hbs', Buffer.from("import type * as M from './models';\nexport class Client {}\n"))).toBe('javascript');
+    expect(templateLanguage('templates/service.tmpl', Buffer.from('import grpc\n\nclass {{ name }}Client:\n    pass\n'))).toBe('python');
+    expect(templateLanguage('views/page.hbs', Buffer.from('<!doctype html>\n<script>function go() {}</script>\n'))).toBeNull();
+    expect(templateLanguage('templates/readme.mustache', Buffer.from('# {{name}}\n\nA library.\n'))).toBeNull();
+    expect(templateLanguage('lib/client.py.jinja', Buffer.from('import grpc\n'))).toBeNull();
   });
 
   it('reads an extensionless script by its #! line, and only an extensionless one', async () => {

@@ -98,12 +98,15 @@ export function shebangLanguage(filePath: string, head: string): SourceLanguage 
 const BARE_TEMPLATE = /(?:^|\/)[^/.]+\.(?:jinja2?|j2|tmpl|tpl|template|mustache|hbs|handlebars|njk)$/i;
 
 /**
- * The language of a code generator's template named by its engine alone, by what its first lines read as: Python's
+ * The language of a code generator's template named by its engine alone, by what its first 4 KB read as: Python's
  * imports and definitions, or JavaScript's require, exports, functions and declarations (HTML pages and their inline
  * scripts start with markup and are not read). Null for any other file.
  */
-export function templateLanguage(filePath: string, head: string): SourceLanguage | null {
-  if (!BARE_TEMPLATE.test(filePath) || /^\s*</.test(head)) return null;
+export function templateLanguage(filePath: string, data: Uint8Array): SourceLanguage | null {
+  if (!BARE_TEMPLATE.test(filePath)) return null;
+  const first = data.subarray(0, 4096);
+  const head = Buffer.from(first.buffer, first.byteOffset, first.byteLength).toString('utf8');
+  if (/^\s*</.test(head)) return null;
   // an ES module's import of a path (`import type * as M from './models'`) is JavaScript; Python imports no quoted path
   if (/^[ \t]*(?:import|export)\s[^\n]{0,200}\bfrom\s*['"]/m.test(head)) return 'javascript';
   if (PYTHON_LINE.test(head) && !JS_ONLY.test(head)) return 'python';
