@@ -4,15 +4,13 @@
 // tactic of what the event shows, and a benign near miss of the same event type does not fire it.
 import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
-import { builtinHits, CMD, describeCatalogue, EXPL, load, net, OFFICE, PS, S32, script as scriptBlock, sysmon, tick, USER, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
+import { builtinHits, CMD, describeCatalogue, EXPL, load, net, OFFICE, proc, PS, S32, script as scriptBlock, sysmon, tick, USER, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
 
 const subj = { SubjectUserSid: 'S-1-5-21-1-2-3-1104', SubjectUserName: 'bob', SubjectDomainName: 'CORP', SubjectLogonId: '0x3a1f2' };
 // This file's channel events (and script blocks) are on SRV01; its proc has no parent command line and file no creation time.
 const win = (channel: string, provider: string, eventId: number, data: JsonRecord, host = 'SRV01'): Ev => windowsEvent(tick(), channel, provider, eventId, data, host);
 const script = (text: string): Ev => scriptBlock(text, 'SRV01');
 const sec = (id: number, data: JsonRecord): Ev => win('Security', 'Microsoft-Windows-Security-Auditing', id, data);
-const proc = (image: string, cmd: string, parent = CMD, extra: JsonRecord = {}): Ev =>
-  sysmon(1, { Image: image, OriginalFileName: image.split('\\').pop() ?? '', CommandLine: cmd, ParentImage: parent, User: USER, IntegrityLevel: 'Medium', ...extra });
 const file = (target: string, image: string, eventId = 11): Ev => sysmon(eventId, { Image: image, TargetFilename: target, User: USER });
 const dns = (image: string, name: string): Ev => sysmon(22, { Image: image, QueryName: name, QueryStatus: '0', QueryResults: '::ffff:203.0.113.9;', User: USER });
 const dnsNode = (dn: string, user = 'bob'): Ev =>

@@ -3,16 +3,12 @@
 // each rule fires on the event it is written for, as Windows or Sysmon writes it, with its level and a tactic of what
 // the event shows, and a benign near miss of the same event type does not fire it.
 import { describe, expect, it } from 'vitest';
-import type { JsonRecord } from '../event.js';
-import { builtinHits, CMD, describeCatalogue, PS, sec, sysmon, USER, type CatalogueCase, type Ev } from './builtin.fixture.js';
+import { builtinHits, CMD, describeCatalogue, file, proc, PS, sec, type CatalogueCase, type Ev } from './builtin.fixture.js';
 
 const subj = { SubjectUserSid: 'S-1-5-21-1-2-3-1104', SubjectUserName: 'bob', SubjectDomainName: 'CORP', SubjectLogonId: '0x3a1f2' };
-const proc = (image: string, cmd: string, parent = CMD, extra: JsonRecord = {}): Ev =>
-  sysmon(1, { Image: image, OriginalFileName: image.split('\\').pop() ?? '', CommandLine: cmd, ParentImage: parent, User: USER, IntegrityLevel: 'Medium', ...extra });
 /** Security 4688 with a command line (command-line auditing on). */
 const proc4688 = (image: string, cmd: string, parent = CMD): Ev =>
   sec(4688, { ...subj, NewProcessId: '0x1a2c', NewProcessName: image, TokenElevationType: '%%1938', ProcessId: '0x2b10', CommandLine: cmd, ParentProcessName: parent, MandatoryLabel: 'S-1-16-8192' });
-const file = (target: string, image: string): Ev => sysmon(11, { Image: image, TargetFilename: target, User: USER, CreationUtcTime: '2026-11-30 10:00:00.000' });
 
 const AWS = 'C:\\Program Files\\Amazon\\AWSCLIV2\\aws.exe';
 const AZPY = 'C:\\Program Files\\Microsoft SDKs\\Azure\\CLI2\\python.exe';

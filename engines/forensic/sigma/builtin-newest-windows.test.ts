@@ -3,10 +3,8 @@
 // managed service account (BadSuccessor), and Windows Terminal opening a hidden shell. Each rule fires on the event it
 // is written for, as Windows or Sysmon writes it, with its level and a tactic of what the event shows, and a benign near
 // miss of the same event type does not fire it.
-import { describeCatalogue, PS, reg, S32, sysmon, USER, type CatalogueCase, type Ev } from './builtin.fixture.js';
+import { describeCatalogue, proc, PS, reg, S32, type CatalogueCase } from './builtin.fixture.js';
 
-const proc = (image: string, cmd: string, parent: string): Ev =>
-  sysmon(1, { Image: image, OriginalFileName: image.split('\\').pop() ?? '', CommandLine: cmd, ParentImage: parent, User: USER, IntegrityLevel: 'Medium' });
 const SUDO = 'HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Sudo\\Enabled';
 const BRANDED = 'HKU\\S-1-5-21-1-2-3-1104\\Software\\Microsoft\\Windows\\Shell\\BrandedKey\\';
 const RUBEUS = 'C:\\Users\\Public\\Documents\\Rubeus.exe';

@@ -80,6 +80,9 @@ export const sec = (eventId: number, data: JsonRecord, host = 'WS01'): Ev => win
 /** A PowerShell 4104 script block in one part. */
 export const script = (text: string, host = 'WS01'): Ev =>
   win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { MessageNumber: 1, MessageTotal: 1, ScriptBlockText: text, ScriptBlockId: '{6}', Path: '' }, host);
+/** Sysmon 1: a process started by a medium-integrity user, without its parent's command line (`extra` overrides or adds fields). */
+export const proc = (image: string, cmd: string, parent = CMD, extra: JsonRecord = {}): Ev =>
+  sysmon(1, { Image: image, OriginalFileName: baseName(image), CommandLine: cmd, ParentImage: parent, User: USER, IntegrityLevel: 'Medium', ...extra });
 /** Sysmon 11 (or another file event id): a file written. */
 export const file = (target: string, image: string, eventId = 11): Ev => sysmon(eventId, { Image: image, TargetFilename: target, User: USER, CreationUtcTime: '2026-11-30 10:00:00.000' });
 /** Sysmon 7: a signed image loaded (`extra` overrides or adds fields). */
