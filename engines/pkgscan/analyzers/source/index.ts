@@ -152,9 +152,12 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
     if (rule.onlyInDecoded && unit.decoded !== true) continue;
     if (unit.aliased === true && !namesModules(rule)) continue;
     const pre = rule.rawText ? unit.text : raw;
-    if (!rule.all.every((re) => tests(re, pre))) continue;
+    // JavaScript's raw text still has its comments: the cheap test reads the patterns without a leading look-behind
+    const allPre = parseJs && !rule.rawText ? rule.allPrechecks : rule.all;
+    const patternPre = parseJs && !rule.rawText ? rule.patternPrechecks : rule.patterns;
+    if (!allPre.every((re) => tests(re, pre))) continue;
     // a rule may have patterns, a detector, or both (hits of either)
-    if (!rule.patterns.some((re) => tests(re, pre)) && (rule.detector === null || !DETECTOR_PRECHECK[rule.detector].test(pre))) continue;
+    if (!patternPre.some((re) => tests(re, pre)) && (rule.detector === null || !DETECTOR_PRECHECK[rule.detector].test(pre))) continue;
     const code = rule.rawText ? unit.text : codeFor();
     if (rule.not.some((re) => tests(re, code))) continue;
     if (parseJs && !rule.all.every((re) => tests(re, code))) continue;

@@ -98,7 +98,11 @@ export interface CompiledRule {
   readonly kind: ChainKind | null;
   readonly step: string;
   readonly patterns: readonly RegExp[];
+  /** The patterns as the cheap test on the raw text reads them: a leading look-behind left out (`withoutLeadingLookbehind`). */
+  readonly patternPrechecks: readonly RegExp[];
   readonly all: readonly RegExp[];
+  /** The `all` patterns as the raw-text test reads them, likewise. */
+  readonly allPrechecks: readonly RegExp[];
   readonly not: readonly RegExp[];
   readonly detector: DetectorName | null;
   readonly minMatches: number;
@@ -113,6 +117,52 @@ export interface CompiledRule {
   readonly secretData: boolean;
   /** The rules file (class) it came from. */
   readonly ruleClass: string;
+}
+
+/** Where the group opening at `start` closes (the index after its `)`), or -1. */
+function groupEnd(source: string, start: number): number {
+  let depth = 0;
+  let inClass = false;
+  for (let i = start; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i + 1;
+  }
+  return -1;
+}
+
+/**
+ * A pattern without the look-behind it starts with (`(?<=[{,]\s{0,200})key: ...` reads `key: ...`; after leading
+ * look-aheads, `(?=[a-z])(?<=...)x` reads `(?=[a-z])x`), for the test on the raw text before a file is parsed: there
+ * a comment line between an object's entries stands where the rule, reading the comment-free text, sees blanks, so the
+ * look-behind would fail on the raw text and the rule never run. Leaving the assertion out only widens what matches;
+ * the rule itself still reads the comment-free text. A negative look-behind (`(?<![\w$.])eval`) is kept: a comment
+ * cannot make it fail where blanks would not.
+ */
+export function withoutLeadingLookbehind(source: string): string {
+  let at = 0;
+  while (source.startsWith('(?=', at)) {
+    const end = groupEnd(source, at);
+    if (end < 0) return source;
+    at = end;
+  }
+  if (!source.startsWith('(?<=', at)) return source;
+  const end = groupEnd(source, at);
+  return end < 0 ? source : source.slice(0, at) + source.slice(end);
+}
+
+function compilePrecheck(p: { regex: string; flags?: string | undefined }, where: string): RegExp {
+  const wide = withoutLeadingLookbehind(p.regex);
+  return wide === p.regex ? compile(p, where) : compile({ ...p, regex: wide }, where);
 }
 
 function compile(p: { regex: string; flags?: string | undefined }, where: string): RegExp {
@@ -149,7 +199,9 @@ export function compileRules(texts: Readonly<Record<string, string>>): CompiledR
         kind: r.kind ?? null,
         step: r.step ?? r.title,
         patterns: r.patterns.map((p) => compile(p, r.id)),
+        patternPrechecks: r.patterns.map((p) => compilePrecheck(p, r.id)),
         all: r.all.map((p) => compile(p, r.id)),
+        allPrechecks: r.all.map((p) => compilePrecheck(p, r.id)),
         not: r.not.map((p) => compile(p, r.id)),
         detector: r.detector ?? null,
         minMatches: r.min_matches,

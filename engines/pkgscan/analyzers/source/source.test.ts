@@ -5,7 +5,7 @@ import { REPO_ROOT } from '../../../../test/corpora.js';
 import { releaseOf } from '../release.fixture.js';
 import type { AnalyzerContext, ScanFinding } from '../types.js';
 import { analyzeSource } from './index.js';
-import { compileRules, loadRules } from './rules.js';
+import { compileRules, loadRules, withoutLeadingLookbehind } from './rules.js';
 import { boundMatch } from './text.js';
 
 const ctx: AnalyzerContext = { resourcesDir: path.join(REPO_ROOT, 'resources'), internalNamespaces: [] };
@@ -31,6 +31,21 @@ describe('the shipped rules', () => {
     expect(() => compileRules({ 'a.yml': doc({ ...base, patterns: [] }) })).toThrow(/source rules/);
     expect(() => compileRules({ 'a.yml': 'rules: [' })).toThrow(/not valid YAML/);
     expect(() => compileRules({ 'a.yml': doc(base), 'b.yml': doc(base) })).toThrow(/twice/);
+  });
+
+  it('read the raw text without a leading look-behind, so a comment between entries does not hide one', () => {
+    expect(withoutLeadingLookbehind('(?<=[{,(][ \\t\\n]{0,40})key\\s*:')).toBe('key\\s*:');
+    expect(withoutLeadingLookbehind('(?<=[\\w$.)])a(?<=b)')).toBe('a(?<=b)');
+    expect(withoutLeadingLookbehind('(?<![\\w$.])eval')).toBe('(?<![\\w$.])eval');
+    expect(withoutLeadingLookbehind('(?<=(?:a|\\))b)c')).toBe('c');
+    expect(withoutLeadingLookbehind('a(?<=b)c')).toBe('a(?<=b)c');
+    expect(withoutLeadingLookbehind('(?=[a-z(])(?=x)(?<=[{,]\\s{0,9})x:')).toBe('(?=[a-z(])(?=x)x:');
+    expect(withoutLeadingLookbehind('(?<=unclosed')).toBe('(?<=unclosed');
+    const rules = compileRules({ 'a.yml': JSON.stringify({ version: 1, class: 'test', rules: [{ id: 'x_rule', title: 'A rule', category: 'exfiltration', severity: 'high', technique: null, languages: ['javascript'], role: 'threat', patterns: [{ regex: '(?<=[{,][ \\t\\n]{0,400})a\\s*:\\s*secret\\b', flags: '' }] }] }) });
+    const [rule] = rules;
+    const raw = 'const r = {\n  b: 1,\n  // a comment between the entries\n  a: secret,\n};\n';
+    expect(rule?.patterns[0]?.test(raw)).toBe(false);
+    expect(rule?.patternPrechecks[0]?.test(raw)).toBe(true);
   });
 });
 
