@@ -140,6 +140,25 @@ function groupEnd(source: string, start: number): number {
   return -1;
 }
 
+/** Whether a pattern's text opens a capturing group (`(` without `?`, or a named `(?<name>`, outside a character class). */
+function capturesIn(source: string): boolean {
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '[') inClass = true;
+    else if (c === '(' && (source[i + 1] !== '?' || (source[i + 2] === '<' && source[i + 3] !== '=' && source[i + 3] !== '!'))) return true;
+  }
+  return false;
+}
+
 /**
  * A pattern without the look-behind it starts with (`(?<=[{,]\s{0,200})key: ...` reads `key: ...`; after leading
  * look-aheads, `(?=[a-z])(?<=...)x` reads `(?=[a-z])x`), for the test on the raw text before a file is parsed: there
@@ -157,7 +176,9 @@ export function withoutLeadingLookbehind(source: string): string {
   }
   if (!source.startsWith('(?<=', at)) return source;
   const end = groupEnd(source, at);
-  return end < 0 ? source : source.slice(0, at) + source.slice(end);
+  // a capturing group inside would renumber the back-references after it: such a pattern is read as written
+  if (end < 0 || capturesIn(source.slice(at + 4, end - 1))) return source;
+  return source.slice(0, at) + source.slice(end);
 }
 
 function compilePrecheck(p: { regex: string; flags?: string | undefined }, where: string): RegExp {

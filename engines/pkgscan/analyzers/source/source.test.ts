@@ -41,6 +41,9 @@ describe('the shipped rules', () => {
     expect(withoutLeadingLookbehind('a(?<=b)c')).toBe('a(?<=b)c');
     expect(withoutLeadingLookbehind('(?=[a-z(])(?=x)(?<=[{,]\\s{0,9})x:')).toBe('(?=[a-z(])(?=x)x:');
     expect(withoutLeadingLookbehind('(?<=unclosed')).toBe('(?<=unclosed');
+    expect(withoutLeadingLookbehind('(?<=(a))(b)\\2')).toBe('(?<=(a))(b)\\2');
+    expect(withoutLeadingLookbehind('(?<=(?<k>a))b')).toBe('(?<=(?<k>a))b');
+    expect(withoutLeadingLookbehind('(?<=(?<!x)a)b')).toBe('b');
     const rules = compileRules({ 'a.yml': JSON.stringify({ version: 1, class: 'test', rules: [{ id: 'x_rule', title: 'A rule', category: 'exfiltration', severity: 'high', technique: null, languages: ['javascript'], role: 'threat', patterns: [{ regex: '(?<=[{,][ \\t\\n]{0,400})a\\s*:\\s*secret\\b', flags: '' }] }] }) });
     const [rule] = rules;
     const raw = 'const r = {\n  b: 1,\n  // a comment between the entries\n  a: secret,\n};\n';
