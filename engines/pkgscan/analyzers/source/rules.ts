@@ -119,9 +119,8 @@ export interface CompiledRule {
   readonly ruleClass: string;
 }
 
-/** Where the group opening at `start` closes (the index after its `)`), or -1. */
-function groupEnd(source: string, start: number): number {
-  let depth = 0;
+/** The indexes of a pattern's syntax characters from `start`: neither escaped nor inside a character class. */
+function* syntaxIndexes(source: string, start = 0): Generator<number> {
   let inClass = false;
   for (let i = start; i < source.length; i++) {
     const c = source[i];
@@ -134,27 +133,24 @@ function groupEnd(source: string, start: number): number {
       continue;
     }
     if (c === '[') inClass = true;
-    else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return i + 1;
+    else yield i;
+  }
+}
+
+/** Where the group opening at `start` closes (the index after its `)`), or -1. */
+function groupEnd(source: string, start: number): number {
+  let depth = 0;
+  for (const i of syntaxIndexes(source, start)) {
+    if (source[i] === '(') depth++;
+    else if (source[i] === ')' && --depth === 0) return i + 1;
   }
   return -1;
 }
 
-/** Whether a pattern's text opens a capturing group (`(` without `?`, or a named `(?<name>`, outside a character class). */
+/** Whether a pattern's text opens a capturing group (`(` without `?`, or a named `(?<name>`). */
 function capturesIn(source: string): boolean {
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      continue;
-    }
-    if (c === '[') inClass = true;
-    else if (c === '(' && (source[i + 1] !== '?' || (source[i + 2] === '<' && source[i + 3] !== '=' && source[i + 3] !== '!'))) return true;
+  for (const i of syntaxIndexes(source)) {
+    if (source[i] === '(' && (source[i + 1] !== '?' || (source[i + 2] === '<' && source[i + 3] !== '=' && source[i + 3] !== '!'))) return true;
   }
   return false;
 }
@@ -181,9 +177,10 @@ export function withoutLeadingLookbehind(source: string): string {
   return source.slice(0, at) + source.slice(end);
 }
 
-function compilePrecheck(p: { regex: string; flags?: string | undefined }, where: string): RegExp {
+/** The raw-text test's form of a pattern: the compiled pattern itself unless it starts with a look-behind to leave out. */
+function precheckOf(p: { regex: string; flags?: string | undefined }, compiled: RegExp, where: string): RegExp {
   const wide = withoutLeadingLookbehind(p.regex);
-  return wide === p.regex ? compile(p, where) : compile({ ...p, regex: wide }, where);
+  return wide === p.regex ? compiled : compile({ ...p, regex: wide }, where);
 }
 
 function compile(p: { regex: string; flags?: string | undefined }, where: string): RegExp {
@@ -209,6 +206,8 @@ export function compileRules(texts: Readonly<Record<string, string>>): CompiledR
     for (const r of doc.rules) {
       if (seen.has(r.id)) throw new VitrineError('validation_failed', `rule id ${r.id} appears twice`);
       seen.add(r.id);
+      const patterns = r.patterns.map((p) => compile(p, r.id));
+      const all = r.all.map((p) => compile(p, r.id));
       out.push({
         id: r.id,
         title: r.title,
@@ -219,10 +218,10 @@ export function compileRules(texts: Readonly<Record<string, string>>): CompiledR
         role: r.role,
         kind: r.kind ?? null,
         step: r.step ?? r.title,
-        patterns: r.patterns.map((p) => compile(p, r.id)),
-        patternPrechecks: r.patterns.map((p) => compilePrecheck(p, r.id)),
-        all: r.all.map((p) => compile(p, r.id)),
-        allPrechecks: r.all.map((p) => compilePrecheck(p, r.id)),
+        patterns,
+        patternPrechecks: r.patterns.map((p, i) => precheckOf(p, patterns[i] as RegExp, r.id)),
+        all,
+        allPrechecks: r.all.map((p, i) => precheckOf(p, all[i] as RegExp, r.id)),
         not: r.not.map((p) => compile(p, r.id)),
         detector: r.detector ?? null,
         minMatches: r.min_matches,
