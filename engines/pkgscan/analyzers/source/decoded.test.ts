@@ -28,6 +28,12 @@ describe('texts hidden in literals', () => {
     // a table of numbers is not text: out of the printable range, or without a word
     expect(texts('const crc = [0, 1996959894, 3993919788, 2567524794, 124634137, 1886057615, 3915621685, 2657392035, 249268274, 2044508324, 3772115230, 2547177864];')).toEqual([]);
     expect(texts('const digits = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 48, 49];')).toEqual([]);
+    // an address has no words, yet a whole IPv4 address in character codes, base64 or hex is what a dropper hides
+    const ip = [...'185.212.44.9'].map((c) => c.charCodeAt(0));
+    expect(texts(`const H = String.fromCharCode(${ip.join(', ')});`)).toEqual(['185.212.44.9']);
+    expect(texts(`H = "${Buffer.from('91.243.59.120:8443').toString('base64')}"`)).toEqual(['91.243.59.120:8443']);
+    // digits and dots that are not one address stay data
+    expect(texts(`const v = String.fromCharCode(${[...'1.2.3.4.5.6.7'].map((c) => c.charCodeAt(0)).join(', ')});`)).toEqual([]);
   });
 
   it('turns round literals written backwards, also once decoded', () => {

@@ -105,6 +105,14 @@ export function unpackedScripts(code: string): DecodedText[] {
   return out;
 }
 
+/** A decoded text that is a whole IPv4 address (with a port): an address has no words, yet it is what a dropper hides. */
+const DECODED_ADDRESS = /^\s*\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\s*$/;
+
+/** Text that reads as words, or a whole address. */
+function readableOrAddress(s: string): boolean {
+  return readable(s) || DECODED_ADDRESS.test(s);
+}
+
 /** Mostly printable, with a word and a separator: text rather than binary. */
 export function readable(s: string): boolean {
   if (s.length < 8) return false;
@@ -502,7 +510,7 @@ export function decodedTexts(code: string): DecodedText[] {
       if (out.length >= MAX_DECODED_PER_FILE) return;
       if (m[0].length > 2_000_000) continue;
       const text = decode(m);
-      if (text === null || !readable(text)) continue;
+      if (text === null || !readableOrAddress(text)) continue;
       out.push({ offset: m.index, text });
       // a decoded text written backwards (an escaped literal turned round with split('').reverse())
       if (hasReversedWords(text)) out.push({ offset: m.index, text: reversed(text) });
@@ -516,7 +524,7 @@ export function decodedTexts(code: string): DecodedText[] {
     const inflated = inflatedText(bytes);
     if (inflated !== null) return inflated;
     const text = bytesText(bytes);
-    if (readable(text)) return text;
+    if (readableOrAddress(text)) return text;
     // one character put before the base64 (a length no base64 has: one more than a multiple of four), dropped by the
     // loader before decoding (`Buffer.from(s.slice(1), 'base64')`)
     let unpadded = body.length;
@@ -543,7 +551,7 @@ export function decodedTexts(code: string): DecodedText[] {
     // as written, then with each shift: the first reading that is text
     for (const out of [codes, ...shifts.map(({ op, k }) => codes.map((c) => shifted(c, op, k)))]) {
       const text = printableText(out);
-      if (text !== null && readable(text)) return text;
+      if (text !== null && readableOrAddress(text)) return text;
     }
     return null;
   });
