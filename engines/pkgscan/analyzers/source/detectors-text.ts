@@ -783,7 +783,7 @@ export const PY_RESOLVER_CALL = /\b(?:socket\.)?(?:gethostbyname(?:_ex)?|getaddr
  * environment, a secret-named environment variable, or encoded text. A configured host name or region read from the
  * environment (`os.getenv("DB_HOST")`) is ordinary configuration.
  */
-const PY_RESOLVER_DATA = /\b(?:gethostname|getfqdn|getuser|getlogin|getcwd|uname|whoami|b64encode|b32encode|urlsafe_b64encode|hexlify)\b|platform\.node\b|\.hex\s*\(|%0?2x|\benviron\b(?!\s*(?:\.get\b|\[))|(?:getenv|environ\.get|environ\[)\s*\(?\s*['"][A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASS|CRED)/;
+const PY_RESOLVER_DATA = /\b(?:gethostname|getfqdn|getnode|getuser|getlogin|getcwd|uname|whoami|b64encode|b32encode|urlsafe_b64encode|hexlify)\b|platform\.node\b|\.hex\s*\(|%0?2x|\benviron\b(?!\s*(?:\.get\b|\[))|(?:getenv|environ\.get|environ\[)\s*\(?\s*['"][A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASS|CRED)/;
 const isLetter = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 const isWordOrDash = (c: string): boolean => isLetter(c) || (c >= '0' && c <= '9') || c === '_' || c === '-';
 const isQuote = (c: string): boolean => c === "'" || c === '"';
@@ -939,14 +939,16 @@ function withinRoom(names: readonly string[], defs: ReadonlyMap<string, readonly
   return out;
 }
 
-/** A name assigned only a literal domain (`_ZONE = "x.oast.example.com"`). */
-const DOMAIN_LITERAL = /^\s*['"][a-z0-9][\w.-]{0,200}\.[a-z]{2,24}['"]\s*$/i;
-/** A name formatted into the call (`"%s.%s" % (label, _ZONE)`, `"{}.{}".format(...)`, `+`) that holds a literal domain of its own. */
+/** A name assigned only a literal domain (`_ZONE = "x.oast.example.com"`), perhaps glued from literal pieces (`"ntp." + "sync" + ".com"`). */
+const LITERAL_PIECES = /^\s*['"][\w.-]{0,200}['"](?:\s*\+\s*['"][\w.-]{0,100}['"]){0,4}\s*$/;
+const DOMAIN_TEXT = /^[a-z0-9][\w.-]{0,400}\.[a-z]{2,24}$/i;
+const domainLiteral = (t: string): boolean => LITERAL_PIECES.test(t) && DOMAIN_TEXT.test(t.replace(/['"\s+]/g, ''));
+/** A name formatted or joined into the call (`"%s.%s" % (label, _ZONE)`, `"{}.{}".format(...)`, `+`, `".".join([..., _ZONE])`) that holds a literal domain of its own. */
 function zoneByName(call: string, defs: Map<string, string[]>): boolean {
-  if (!/%|\.format\s*\(|\+|\bf['"]/.test(call)) return false;
+  if (!/%|\.format\s*\(|\+|\bf['"]|\.join\s*\(/.test(call)) return false;
   return namesRead(call).some((n) => {
     const texts = defs.get(n) ?? [];
-    return texts.length > 0 && texts.every((t) => DOMAIN_LITERAL.test(t) && !LOCAL_SUFFIX.test(t));
+    return texts.length > 0 && texts.every((t) => domainLiteral(t) && !LOCAL_SUFFIX.test(t));
   });
 }
 
