@@ -412,6 +412,9 @@ export function jsEvalDataFile({ code, ast }: DetectorInput): DetectorHit[] {
 
 /** `https.request(` or `http.request(`: a request whose response a wrapping function may hand back. */
 const HTTP_REQUEST_TEXT = /\bhttps?\s*\.\s*request\s*\(/;
+/** The http or https module picked by the URL's scheme (`const mod = u.startsWith('https:') ? https : http`), then its `get` or `request` called. */
+const PROTOCOL_PICK = /\?\s*https\s*:\s*http\b|\?\s*http\s*:\s*https\b/;
+const PICKED_CALL = /\.\s*(?:get|request)\s*\(/;
 
 /** A call of one of these names (not a member, `x.name(`), or null when there are none. */
 function callOf(names: ReadonlySet<string>): RegExp | null {
@@ -469,7 +472,7 @@ export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
   // the file's own fetching functions (a function whose body fetches, `function load(cb) { https.get(...) }`, or calls
   // another such function: `async function fetchCode() { ... await rpc(url, ...) }` over a `rpc` wrapping
   // `https.request`) hand their callbacks and their callers fetched data too
-  const fetchers = fileFetchers(code, ast, (t) => JS_NET_TEXT.test(t) || HTTP_REQUEST_TEXT.test(t) || (clientCall !== null && clientCall.test(t)));
+  const fetchers = fileFetchers(code, ast, (t) => JS_NET_TEXT.test(t) || HTTP_REQUEST_TEXT.test(t) || (PROTOCOL_PICK.test(t) && PICKED_CALL.test(t)) || (clientCall !== null && clientCall.test(t)));
   const fetcherCall = callOf(fetchers);
   const netText = (t: string): boolean => JS_NET_TEXT.test(t) || (clientCall !== null && clientCall.test(t)) || (fetcherCall !== null && fetcherCall.test(t));
   // callbacks that receive fetched data: their parameter names, within their text
@@ -803,6 +806,8 @@ export function jsDynamicRequire({ code, ast }: DetectorInput): DetectorHit[] {
 
 /** Host or user data: the machine's identity, the environment, files, command output. */
 const HOST_DATA = /\bos\.(?:hostname|userInfo|homedir|networkInterfaces|platform|type|release|arch|cpus)\b|\b(?:hostname|userInfo|homedir|networkInterfaces)\s*\(\s*\)|process\.env\b|process\.cwd\s*\(|\breadFileSync\s*\(|\bexecSync\s*\(|\bwhoami\b/;
+/** A credential's field (`access.password`, `opts.privateKey`): a secret turned into labels is sent to whoever serves the zone. */
+const CREDENTIAL_FIELD = /\.(?:password|passwd|passphrase|secret|token|privateKey|apiKey|accessToken)\b/;
 /** An object serialised whole: its text turned into labels is everything the object holds. */
 const SERIALISED = /\bJSON\.stringify\s*\(/;
 /** A name given a resolver of its own (`const r = new dns.promises.Resolver({...})`): its lookups are the dns module's. */
@@ -847,9 +852,12 @@ export function withDefinitions(text: string, names: readonly string[], defs: Re
   return out;
 }
 
-/** The hostname argument's text with what its names are given, followed three steps back through the file. */
+/**
+ * The hostname argument's text with what its names are given, followed four steps back through the file (the name,
+ * its chunks, the encoded text, the record encoded).
+ */
 function dataFlowText(arg: acorn.Node, code: string, defs: Map<string, string[]>): string {
-  return withDefinitions(src(code, arg), identifiersIn(arg), defs, 3);
+  return withDefinitions(src(code, arg), identifiersIn(arg), defs, 4);
 }
 
 /** The name a function is known by in its file: its declaration's, or the name it is assigned to. */
@@ -909,9 +917,9 @@ export function jsDnsExfil({ code, ast }: DetectorInput): DetectorHit[] {
     // this file pass is followed too
     const callers = fn === undefined ? [] : callArguments(ast, functionName(fn, ancestors));
     const flow = [fn ?? arg, ...receivers.map((c) => (node(c)['callee'] as AnyNode)['object'] as acorn.Node), ...callers].map((x) => dataFlowText(x, code, known)).join('\n');
-    // encoded host data, or an encoded serialised object (what a caller collected, handed in: a stealer split into a
-    // collecting module and a sending one)
-    if (LABEL_ENCODE.test(flow) && (HOST_DATA.test(flow) || SERIALISED.test(flow))) hits.push({ offset: n.start, text: src(code, n) });
+    // encoded host data, a credential's fields, or an encoded serialised object (what a caller collected, handed in: a
+    // stealer split into a collecting module and a sending one)
+    if (LABEL_ENCODE.test(flow) && (HOST_DATA.test(flow) || SERIALISED.test(flow) || CREDENTIAL_FIELD.test(flow))) hits.push({ offset: n.start, text: src(code, n) });
   } });
   return hits;
 }
