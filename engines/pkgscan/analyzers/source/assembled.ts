@@ -6,7 +6,7 @@
 // kept from a reader's eye and from a grep for hosts. Only texts that read as an address (a URL, a host name under a
 // known top-level domain, a public IPv4 address) are returned, for the rules to read as decoded data, and the command
 // lines that fetch from one, cut into a list's short pieces.
-import { isName, nameUses, readable, reversed, type DecodedText } from './decoded.js';
+import { IPV4, isName, nameUses, readable, reversed, type DecodedText } from './decoded.js';
 import type { Edit } from './aliases.js';
 import { foldGluedLiterals } from './glue.js';
 
@@ -43,7 +43,6 @@ const TLDS = new Set(
 const CODE_EXTENSIONS = new Set(['js', 'py', 'ts', 'md', 'sh', 'so', 'gz', 'rb', 'rs', 'pl', 'pm', 'ps', 'cs', 'mk', 'in', 'el', 'ml', 'hs', 'cc', 'db']);
 const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,8}([a-z]{2,12})(?::\d{1,5})?$/i;
 const URL_TEXT = /^(?:https?|wss?|ftps?|mqtts?|tcp|ssh|irc):\/\/[^\s'"`<>]{3,200}$/i;
-const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?::\d{1,5})?$/;
 
 function publicAddress(octets: readonly number[]): boolean {
   const [a = 0, b = 0] = octets;

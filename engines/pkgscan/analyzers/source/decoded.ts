@@ -105,12 +105,12 @@ export function unpackedScripts(code: string): DecodedText[] {
   return out;
 }
 
-/** A decoded text that is a whole IPv4 address (with a port): an address has no words, yet it is what a dropper hides. */
-const DECODED_ADDRESS = /^\s*\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\s*$/;
+/** A whole IPv4 address, with a port or not (its four numbers captured). */
+export const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?::\d{1,5})?$/;
 
-/** Text that reads as words, or a whole address. */
+/** Text that reads as words, or a whole IPv4 address: an address has no words, yet it is what a dropper hides. */
 function readableOrAddress(s: string): boolean {
-  return readable(s) || DECODED_ADDRESS.test(s);
+  return readable(s) || IPV4.test(s.trim());
 }
 
 /** Mostly printable, with a word and a separator: text rather than binary. */
