@@ -54,6 +54,9 @@ describe('languages of package files', () => {
     expect(['src/a.c', 'src/a.cc', 'inc/a.hpp', 'src/lib.rs', 'agent/main.go', 'x.mm'].map(languageOf)).toEqual(Array(6).fill('native'));
     expect(['geo/_core.pyx', 'geo/_core.pxd'].map(languageOf)).toEqual(['python', 'python']);
     expect(['CMakeLists.txt', 'cmake/Deps.cmake', 'meson.build'].map(languageOf)).toEqual(['shell', 'shell', 'shell']);
+    // a shell's plugins, themes and start-up files are sourced by the user's shell at every start
+    expect(['themes/aurora.zsh', 'x.plugin.zsh', 'robby.zsh-theme', 'conf.d/tool.fish', 'dotfiles/.zshrc', 'home/bashrc', '.profile'].map(languageOf)).toEqual(Array(7).fill('shell'));
+    expect(['docs/profile.md', 'lib/zshrc.js', 'bashrc.txt'].map(languageOf)).toEqual([null, 'javascript', null]);
     expect(['config/defaults.yaml', '.github/workflows/ci.yml', 'setup.cfg', 'docs/setup.cfg.txt'].map(languageOf)).toEqual(['data', 'data', 'data', null]);
     expect(['binding.gyp', 'README.md', 'data.json', 'lib/x.d.ts'].map(languageOf)).toEqual([null, null, null, null]);
     expect(['build.rs', 'native/CMakeLists.txt', 'sub/meson.build'].every(runsAtBuild)).toBe(true);

@@ -17,6 +17,11 @@ export const MAX_SCAN_BYTES = 8 * 1024 * 1024;
  * files (the app's Android build runs their tasks). Read as shell: their payloads are commands (node-gyp's binding.gyp
  * commands are read by hooks.ts).
  */
+/**
+ * Shell start-up files and plugins shipped for the user's shell (`.zshrc`, `.bashrc`, `.profile`, oh-my-zsh's
+ * `name.plugin.zsh`, a `.zsh-theme`): the user's shell sources them at every start, so they are read as shell.
+ */
+const SHELL_STARTUP = /(?:^|\/)\.?(?:bashrc|bash_profile|bash_login|zshrc|zshenv|zprofile|zlogin|profile|kshrc)$/;
 const BUILD_SCRIPT = /(?:^|\/)(?:cmakelists\.txt|meson\.build|podfile)$|\.(?:cmake|podspec|gradle|gradle\.kts)$/;
 
 /** Files a source build runs: the build descriptions above, and Cargo's build.rs (setuptools-rust, maturin, napi-rs). */
@@ -45,7 +50,7 @@ export function languageOf(filePath: string): SourceLanguage | null {
   if (/\.(js|cjs|mjs|jsx)$/.test(lower) || (/\.(ts|tsx|mts|cts)$/.test(lower) && !/\.d\.[mc]?ts$/.test(lower))) return 'javascript';
   if (/\.(py|pyw|pyx|pxd|pxi)$/.test(lower)) return 'python';
   if (lower.endsWith('.pth')) return 'pth';
-  if (/\.(sh|bash|bat|cmd|ps1|vbs)$/.test(lower) || BUILD_SCRIPT.test(lower)) return 'shell';
+  if (/\.(sh|bash|zsh|ksh|fish|zsh-theme|bat|cmd|ps1|vbs)$/.test(lower) || SHELL_STARTUP.test(lower) || BUILD_SCRIPT.test(lower)) return 'shell';
   if (/\.(c|cc|cpp|cxx|h|hh|hpp|hxx|m|mm|rs|go)$/.test(lower)) return 'native';
   if (/\.ya?ml$/.test(lower) || /(?:^|\/)setup\.cfg$/.test(lower)) return 'data';
   return null;
