@@ -10,11 +10,14 @@ import { languageOf } from './text.js';
 
 /** The folders whose walk with a destructive write is a wipe. */
 const ROOT = /\bhomedir\s*\(|\bexpanduser\s*\(\s*[rbuf]?['"]~|\bPath\s*\.\s*home\s*\(|\b(?:HOME|USERPROFILE)\b|['"`/\\](?:Desktop|Documents|Pictures|Downloads|OneDrive)\b|\bgetcwd\s*\(|\bPath\s*\.\s*cwd\s*\(|\bprocess\s*\.\s*cwd\s*\(|\bINIT_CWD\b|['"`]\.\.[/\\]\.\.|['"`]\.git['"`/\\]|['"`]objects['"`]|['"`/\\]\.ssh\b/;
-/** Writes of what was not read: random bytes, zeros, a short literal. */
-const JS_CONSTANT_VALUE = /^(?:['"`][^'"`\n]{0,40}['"`]$|Buffer\s*\.\s*alloc\s*\(|(?:crypto\s*\.\s*)?randomBytes\s*\()/;
+/**
+ * Writes of what was not read: random bytes, zeros, a short literal (up to 120 characters as written: a protest
+ * message in `\u` escapes is six characters a letter).
+ */
+const JS_CONSTANT_VALUE = /^(?:['"`][^'"`\n]{0,120}['"`]$|Buffer\s*\.\s*alloc\s*\(|(?:crypto\s*\.\s*)?randomBytes\s*\()/;
 /** A call on literals alone (`b('4p2k77iP')`, `Buffer.from('...', 'base64')`): a constant the file decodes. */
 const JS_DECODED_LITERAL = /^[\w$.]{1,40}\(['"`][^'"`\n]{0,200}['"`](?:, ?['"`][^'"`\n]{0,20}['"`])?\)(?:\.toString\((?:['"`]\w{1,10}['"`])?\))?$/;
-const PY_CONSTANT_VALUE = /^(?:os\s*\.\s*urandom\s*\(|[rbuRBU]{0,2}['"][^'"\n]{0,40}['"](?:\.encode\([^)]{0,20}\))?(?:[ \t]?\*[ \t]?[\w().+-]{1,40})?$)/;
+const PY_CONSTANT_VALUE = /^(?:os\s*\.\s*urandom\s*\(|[rbuRBU]{0,2}['"][^'"\n]{0,120}['"](?:\.encode\([^)]{0,20}\))?(?:[ \t]?\*[ \t]?[\w().+-]{1,40})?$)/;
 /** A file named by a literal (`'.gitkeep'`, `"__init__.py"`, `'index.html'`): made in each folder, not the walked files. */
 const NAMED_FILE = /['"`](?:\.?[\w-]{1,60}\.\w{1,8}|\.[\w-]{1,40})['"`]/;
 const CIPHER = /\bcreateCipher(?:iv)?\s*\(|\.encrypt\s*\(|\bAES\s*\.\s*new\s*\(|\bChaCha20\w*\s*\(|\bFernet\s*\(/;
