@@ -4,7 +4,7 @@
 // tactic of what the event shows, and a benign near miss of the same event type does not fire it.
 import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
-import { builtinHits, CMD, describeCatalogue, EXPL, load, net, OFFICE, proc, PS, S32, script as scriptBlock, sysmon, tick, USER, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
+import { builtinHits, CMD, describeCatalogue, dns, EXPL, load, net, OFFICE, proc, PS, S32, script as scriptBlock, sysmon, tick, USER, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
 
 const subj = { SubjectUserSid: 'S-1-5-21-1-2-3-1104', SubjectUserName: 'bob', SubjectDomainName: 'CORP', SubjectLogonId: '0x3a1f2' };
 // This file's channel events (and script blocks) are on SRV01; its proc has no parent command line and file no creation time.
@@ -12,7 +12,6 @@ const win = (channel: string, provider: string, eventId: number, data: JsonRecor
 const script = (text: string): Ev => scriptBlock(text, 'SRV01');
 const sec = (id: number, data: JsonRecord): Ev => win('Security', 'Microsoft-Windows-Security-Auditing', id, data);
 const file = (target: string, image: string, eventId = 11): Ev => sysmon(eventId, { Image: image, TargetFilename: target, User: USER });
-const dns = (image: string, name: string): Ev => sysmon(22, { Image: image, QueryName: name, QueryStatus: '0', QueryResults: '::ffff:203.0.113.9;', User: USER });
 const dnsNode = (dn: string, user = 'bob'): Ev =>
   sec(5137, { OpCorrelationID: '{7}', AppCorrelationID: '-', ...subj, SubjectUserName: user, DSName: 'corp.example', DSType: '%%14676', ObjectDN: `${dn},DC=corp.example,CN=MicrosoftDNS,DC=DomainDnsZones,DC=corp,DC=example`, ObjectGUID: '{8}', ObjectClass: 'dnsNode' });
 const pipe = (name: string): Ev =>

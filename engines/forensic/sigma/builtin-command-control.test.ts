@@ -6,9 +6,8 @@
 // is written for, as Windows or Sysmon writes it, with its level and a tactic of what the event shows, and a benign near
 // miss of the same event type does not fire it.
 import { describe, expect, it } from 'vitest';
-import { builtinHits, CMD, describeCatalogue, file, net, proc, S32, sec, sysmon, USER, type CatalogueCase, type Ev } from './builtin.fixture.js';
+import { builtinHits, CMD, describeCatalogue, dns, file, net, proc, S32, sec, type CatalogueCase, type Ev } from './builtin.fixture.js';
 
-const dns = (image: string, name: string): Ev => sysmon(22, { Image: image, QueryName: name, QueryStatus: '0', QueryResults: '::ffff:203.0.113.9;', User: USER });
 /** Security 5156: a flow the filtering platform allowed (outbound unless given; protocol 1 is ICMP, its type in SourcePort). */
 const wfp = (app: string, dest: string, protocol: number, direction = '%%14593'): Ev =>
   sec(5156, { ProcessID: '13004', Application: app, Direction: direction, SourceAddress: '10.20.1.80', SourcePort: protocol === 1 ? '8' : '50211', DestAddress: dest, DestPort: protocol === 1 ? '0' : '443', Protocol: String(protocol), LayerName: '%%14611', LayerRTID: '48' });

@@ -3,13 +3,13 @@
 // a side-loaded implant using a cloud storage API (Microsoft Graph, OneDrive, Dropbox) as its command channel or
 // exfiltration drop. Each rule fires on the event it is written for, as Windows or Sysmon writes it, with its level and a
 // tactic of what the event shows, and a benign near miss of the same event type does not fire it.
-import { CHROME, describeCatalogue, load, script, sysmon, USER, type CatalogueCase, type Ev } from './builtin.fixture.js';
+import { CHROME, describeCatalogue, dns, load, script, sysmon, type CatalogueCase, type Ev } from './builtin.fixture.js';
 
 /** Sysmon 9: a volume or disk opened for raw access by the program given. */
 const rawRead = (image: string, device: string): Ev => sysmon(9, { ProcessGuid: '{9a1b0c2d-65df-ef39-0d32-000000018600}', ProcessId: '13180', Image: image, Device: device, User: 'NT AUTHORITY\\SYSTEM' });
-/** Sysmon 22: a name resolved by the process given. */
-const dns = (image: string, name: string, guid = '{5c3d2e1f-660b-ee31-1312-0000000e4c00}'): Ev =>
-  sysmon(22, { ProcessGuid: guid, ProcessId: '10816', Image: image, QueryName: name, QueryStatus: '0', QueryResults: '::ffff:162.125.66.14;', User: USER });
+/** Sysmon 22: a name resolved by the process given (the process of `unsignedLoad` unless another GUID is given). */
+const cloudDns = (image: string, name: string, guid = '{5c3d2e1f-660b-ee31-1312-0000000e4c00}'): Ev =>
+  dns(image, name, { ProcessGuid: guid, ProcessId: '10816', QueryResults: '::ffff:162.125.66.14;' });
 /** Sysmon 7: an unsigned DLL loaded by the process given. */
 const unsignedLoad = (image: string, dll: string, guid = '{5c3d2e1f-660b-ee31-1312-0000000e4c00}'): Ev =>
   load(image, dll, { ProcessGuid: guid, ProcessId: '10816', Signed: 'false', Signature: '-', SignatureStatus: 'Unavailable' });
@@ -32,18 +32,18 @@ const cases: CatalogueCase[] = [
     rawRead(SYSVOL_TOOL, '\\Device\\HarddiskVolume2'),
     rawRead('C:\\Program Files\\Veeam\\Endpoint Backup\\Veeam.EndPoint.Service.exe', '\\Device\\HarddiskVolume2')],
   ['Cloud Storage API Resolved By A Program In ProgramData, Public Or A Temporary Folder (Sysmon 22)', 'medium', 'command-and-control',
-    dns('C:\\ProgramData\\Zoom\\bin\\Zoom.exe', 'graph.microsoft.com'),
-    dns('C:\\Program Files\\Microsoft OneDrive\\OneDrive.exe', 'graph.microsoft.com')],
+    cloudDns('C:\\ProgramData\\Zoom\\bin\\Zoom.exe', 'graph.microsoft.com'),
+    cloudDns('C:\\Program Files\\Microsoft OneDrive\\OneDrive.exe', 'graph.microsoft.com')],
   ['Cloud Storage API Resolved By A Program In ProgramData, Public Or A Temporary Folder (Sysmon 22)', 'medium', 'exfiltration',
-    dns('C:\\Users\\Public\\Libraries\\svc\\host.exe', 'content.dropboxapi.com'),
-    dns('C:\\ProgramData\\Agent\\agent.exe', 'www.dropbox.com')],
+    cloudDns('C:\\Users\\Public\\Libraries\\svc\\host.exe', 'content.dropboxapi.com'),
+    cloudDns('C:\\ProgramData\\Agent\\agent.exe', 'www.dropbox.com')],
   ['Process With An Unsigned DLL Then Resolves A Cloud Storage API (Side-Loaded Implant Using Cloud C2)', 'medium', 'exfiltration',
-    [unsignedLoad(CHROME_X86, 'C:\\Program Files (x86)\\Google\\Chrome\\Application\\109.0.5414.120\\dwmapi.dll'), dns(CHROME_X86, 'content.dropboxapi.com')],
-    [load(DROPBOX, 'C:\\Program Files (x86)\\Dropbox\\Client\\libcef.dll', { ProcessGuid: '{5c3d2e1f-660b-ee31-1312-0000000e4c00}' }), dns(DROPBOX, 'content.dropboxapi.com'),
-      unsignedLoad(CHROME, 'C:\\Program Files\\Google\\Chrome\\Application\\plugin.dll', '{11111111-2222-3333-4444-555555555555}'), dns(CHROME, 'content.dropboxapi.com', '{66666666-2222-3333-4444-555555555555}')]],
+    [unsignedLoad(CHROME_X86, 'C:\\Program Files (x86)\\Google\\Chrome\\Application\\109.0.5414.120\\dwmapi.dll'), cloudDns(CHROME_X86, 'content.dropboxapi.com')],
+    [load(DROPBOX, 'C:\\Program Files (x86)\\Dropbox\\Client\\libcef.dll', { ProcessGuid: '{5c3d2e1f-660b-ee31-1312-0000000e4c00}' }), cloudDns(DROPBOX, 'content.dropboxapi.com'),
+      unsignedLoad(CHROME, 'C:\\Program Files\\Google\\Chrome\\Application\\plugin.dll', '{11111111-2222-3333-4444-555555555555}'), cloudDns(CHROME, 'content.dropboxapi.com', '{66666666-2222-3333-4444-555555555555}')]],
   ['Process With An Unsigned DLL Then Resolves A Cloud Storage API (Side-Loaded Implant Using Cloud C2)', 'medium', 'command-and-control',
-    [unsignedLoad('C:\\Users\\bob\\AppData\\Roaming\\Zoom\\bin\\Zoom.exe', 'C:\\Users\\bob\\AppData\\Roaming\\Zoom\\bin\\vcruntime140.dll'), dns('C:\\Users\\bob\\AppData\\Roaming\\Zoom\\bin\\Zoom.exe', 'graph.microsoft.com')],
-    [dns('C:\\Users\\bob\\AppData\\Roaming\\Zoom\\bin\\Zoom.exe', 'graph.microsoft.com'), unsignedLoad('C:\\Users\\bob\\AppData\\Roaming\\Zoom\\bin\\Zoom.exe', 'C:\\Users\\bob\\AppData\\Roaming\\Zoom\\bin\\vcruntime140.dll')]],
+    [unsignedLoad('C:\\Users\\bob\\AppData\\Roaming\\Zoom\\bin\\Zoom.exe', 'C:\\Users\\bob\\AppData\\Roaming\\Zoom\\bin\\vcruntime140.dll'), cloudDns('C:\\Users\\bob\\AppData\\Roaming\\Zoom\\bin\\Zoom.exe', 'graph.microsoft.com')],
+    [cloudDns('C:\\Users\\bob\\AppData\\Roaming\\Zoom\\bin\\Zoom.exe', 'graph.microsoft.com'), unsignedLoad('C:\\Users\\bob\\AppData\\Roaming\\Zoom\\bin\\Zoom.exe', 'C:\\Users\\bob\\AppData\\Roaming\\Zoom\\bin\\vcruntime140.dll')]],
 ];
 
 describeCatalogue('built-in rules for state-sponsored intrusion playbooks', cases);

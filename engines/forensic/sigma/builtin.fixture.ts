@@ -88,6 +88,9 @@ export const file = (target: string, image: string, eventId = 11): Ev => sysmon(
 /** Sysmon 7: a signed image loaded (`extra` overrides or adds fields). */
 export const load = (image: string, loaded: string, extra: JsonRecord = {}): Ev =>
   sysmon(7, { Image: image, ImageLoaded: loaded, OriginalFileName: baseName(loaded), Signed: 'true', User: USER, ...extra });
+/** Sysmon 22: a name resolved by a program (`extra` overrides or adds fields). */
+export const dns = (image: string, name: string, extra: JsonRecord = {}): Ev =>
+  sysmon(22, { Image: image, QueryName: name, QueryStatus: '0', QueryResults: '::ffff:203.0.113.9;', User: USER, ...extra });
 /** Sysmon 13: a registry value set. */
 export const reg = (key: string, details: string, image = `${S32}reg.exe`): Ev => sysmon(13, { EventType: 'SetValue', Image: image, TargetObject: key, Details: details, User: USER });
 /** Security 4657: a registry value written (`%%1904` created, `%%1905` changed, `%%1906` deleted) by the process named. */
