@@ -217,6 +217,7 @@ export function jsEvalDecoded({ code, ast }: DetectorInput): DetectorHit[] {
   const hits: DetectorHit[] = [];
   let tainted: Set<string> | null = null;
   const ctors = functionConstructors(code);
+  const dataUrlLoader = DATA_URL_TEST.test(code) && !DATA_URL_LITERAL.test(code);
   const visit = (n: acorn.Node): void => {
     const args = evalArguments(node(n), code, ctors);
     if (args === null || args.length === 0) return;
@@ -240,7 +241,6 @@ export function jsEvalDecoded({ code, ast }: DetectorInput): DetectorHit[] {
     const t = tainted;
     if (args.some((a) => identifiersIn(a).some((i) => t.has(i)))) hits.push({ offset: n.start, text: src(code, n) });
   };
-  const dataUrlLoader = DATA_URL_TEST.test(code) && !DATA_URL_LITERAL.test(code);
   walk.full(ast, (n) => {
     if (n.type === 'CallExpression' || n.type === 'NewExpression') visit(n);
   });

@@ -17,12 +17,12 @@ export const MAX_SCAN_BYTES = 8 * 1024 * 1024;
  * files (the app's Android build runs their tasks). Read as shell: their payloads are commands (node-gyp's binding.gyp
  * commands are read by hooks.ts).
  */
+const BUILD_SCRIPT = /(?:^|\/)(?:cmakelists\.txt|meson\.build|podfile)$|\.(?:cmake|podspec|gradle|gradle\.kts)$/;
 /**
  * Shell start-up files and plugins shipped for the user's shell (`.zshrc`, `.bashrc`, `.profile`, oh-my-zsh's
  * `name.plugin.zsh`, a `.zsh-theme`): the user's shell sources them at every start, so they are read as shell.
  */
 const SHELL_STARTUP = /(?:^|\/)\.?(?:bashrc|bash_profile|bash_login|zshrc|zshenv|zprofile|zlogin|profile|kshrc)$/;
-const BUILD_SCRIPT = /(?:^|\/)(?:cmakelists\.txt|meson\.build|podfile)$|\.(?:cmake|podspec|gradle|gradle\.kts)$/;
 
 /** Files a source build runs: the build descriptions above, and Cargo's build.rs (setuptools-rust, maturin, napi-rs). */
 export function runsAtBuild(filePath: string): boolean {
